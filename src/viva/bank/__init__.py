@@ -1,0 +1,28 @@
+"""The question bank: content model, loading with file:line errors, and export."""
+
+from viva.bank.load import BankError, load_bank
+from viva.bank.model import (
+    Bank,
+    MarkingPoint,
+    Misconception,
+    Question,
+    SampleAnswer,
+    Section,
+    Source,
+    Topic,
+    Verdict,
+)
+
+__all__ = [
+    "Bank",
+    "BankError",
+    "MarkingPoint",
+    "Misconception",
+    "Question",
+    "SampleAnswer",
+    "Section",
+    "Source",
+    "Topic",
+    "Verdict",
+    "load_bank",
+]

@@ -1,0 +1,168 @@
+"""The content model: immutable topics, sections, questions and their marking points.
+
+Everything here is plain frozen data built by :mod:`viva.bank.load`; nothing knows about
+users, storage or marking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from viva.errors import NotFound
+
+Verdict = Literal["strong", "partial", "weak"]
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where something was written: a file and a 1-based line."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class MarkingPoint:
+    id: str
+    text: str
+    weight: float = 1.0
+    accept: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Misconception:
+    id: str
+    text: str
+    correction: str
+    accept: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SampleAnswer:
+    answer: str
+    verdict: Verdict
+    source: Source | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question with what an interviewer rewards; ``id`` is unique within its topic."""
+
+    topic_id: str
+    section_id: str
+    id: str
+    prompt: str
+    answer: str
+    points: tuple[MarkingPoint, ...]
+    misconceptions: tuple[Misconception, ...] = ()
+    follow_ups: tuple[Question, ...] = ()
+    follow_up_refs: tuple[str, ...] = ()
+    samples: tuple[SampleAnswer, ...] = ()
+    tags: tuple[str, ...] = ()
+    difficulty: Difficulty = "medium"
+    parent_id: str | None = None
+    source: Source | None = field(default=None, compare=False)
+
+    @property
+    def full_id(self) -> str:
+        return f"{self.topic_id}/{self.id}"
+
+    def walk(self) -> Iterator[Question]:
+        """This question, then its nested follow-ups depth first."""
+        yield self
+        for follow_up in self.follow_ups:
+            yield from follow_up.walk()
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    topic_id: str
+    id: str
+    title: str
+    lesson: str
+    position: int
+    questions: tuple[Question, ...] = ()
+    related: tuple[str, ...] = ()
+    source: Source | None = field(default=None, compare=False)
+
+    @property
+    def full_id(self) -> str:
+        return f"{self.topic_id}/{self.id}"
+
+    def all_questions(self) -> Iterator[Question]:
+        for question in self.questions:
+            yield from question.walk()
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    id: str
+    title: str
+    summary: str
+    order: int
+    sections: tuple[Section, ...]
+    assumes: str = ""
+    source: Source | None = field(default=None, compare=False)
+
+    def all_questions(self) -> Iterator[Question]:
+        for section in self.sections:
+            yield from section.all_questions()
+
+    def section(self, section_id: str) -> Section:
+        for section in self.sections:
+            if section.id == section_id:
+                return section
+        raise NotFound(f"no section {self.id}/{section_id}")
+
+
+@dataclass(frozen=True)
+class Bank:
+    """All topics in site order, with look-ups by id."""
+
+    topics: tuple[Topic, ...] = ()
+    _questions: dict[str, Question] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for topic in self.topics:
+            for question in topic.all_questions():
+                self._questions.setdefault(question.full_id, question)
+
+    def topic(self, topic_id: str) -> Topic:
+        for topic in self.topics:
+            if topic.id == topic_id:
+                return topic
+        raise NotFound(f"no topic {topic_id!r}", hint="`viva topics` lists them")
+
+    def section(self, full_id: str) -> Section:
+        topic_id, _, section_id = full_id.partition("/")
+        return self.topic(topic_id).section(section_id)
+
+    def question(self, full_id: str) -> Question:
+        try:
+            return self._questions[full_id]
+        except KeyError:
+            raise NotFound(f"no question {full_id!r}", hint="ids look like topic-id/question-id") from None
+
+    def has_question(self, full_id: str) -> bool:
+        return full_id in self._questions
+
+    def questions(self) -> Iterator[Question]:
+        """Every question, follow-ups included, in learning order."""
+        for topic in self.topics:
+            yield from topic.all_questions()
+
+    def follow_ups(self, question: Question) -> tuple[Question, ...]:
+        """Nested follow-ups first, then the ones referenced by id."""
+        referenced = tuple(self._questions[r] for r in question.follow_up_refs if r in self._questions)
+        return question.follow_ups + referenced
+
+    def parent(self, question: Question) -> Question | None:
+        if question.parent_id is None:
+            return None
+        return self._questions.get(question.parent_id)

@@ -1,0 +1,49 @@
+"""``viva bank …``: check, export (and lint, once marking exists)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from viva.bank import load_bank
+from viva.bank.export import bank_dict
+from viva.cli.common import err, out, print_json, settings
+
+app = typer.Typer(help="Check and export the question bank.", no_args_is_help=True)
+
+
+class ExportFormat(StrEnum):
+    json = "json"
+
+
+@app.command()
+def check(
+    ctx: typer.Context,
+    path: Annotated[Path | None, typer.Argument(help="Content folder or one topic folder.")] = None,
+) -> None:
+    """Validate bank files; print `path:line: message` per error, exit 1 if any."""
+    root = path or settings(ctx).content_dir
+    bank, errors = load_bank(root)
+    for error in errors:
+        out.print(str(error), markup=False)
+    questions = sum(1 for _ in bank.questions())
+    summary = f"{len(bank.topics)} topic(s), {questions} question(s), {len(errors)} error(s)"
+    err.print(("[red]" if errors else "[green]") + summary + "[/]")
+    if errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    format: Annotated[ExportFormat, typer.Option("--format", help="Output format.")] = ExportFormat.json,
+    path: Annotated[Path | None, typer.Option(help="Content folder (default: the configured one).")] = None,
+) -> None:
+    """Print the whole bank as one JSON document."""
+    bank, errors = load_bank(path or settings(ctx).content_dir)
+    if errors:
+        err.print(f"[yellow]warning:[/] {len(errors)} error(s) in the bank; those parts are left out")
+    print_json(bank_dict(bank))

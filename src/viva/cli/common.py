@@ -1,0 +1,83 @@
+"""What every command shares: settings, the bank, consoles, and error exits."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from viva.bank import Bank, load_bank
+from viva.errors import VivaError
+from viva.settings import Settings
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def settings(ctx: typer.Context | None = None) -> Settings:
+    """The settings built once in the app callback (environment plus global options)."""
+    if ctx is not None and isinstance(ctx.obj, Settings):
+        return ctx.obj
+    return Settings.from_env()
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_bank(content_dir: str) -> Bank:
+    bank, errors = load_bank(content_dir)
+    if errors:
+        err.print(
+            f"[yellow]warning:[/] the bank has {len(errors)} error(s); "
+            f"run `viva bank check {content_dir}` to see them"
+        )
+    return bank
+
+
+def bank_for(ctx: typer.Context | None = None) -> Bank:
+    return _cached_bank(str(settings(ctx).content_dir))
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    err.print(f"[red]error:[/] {message}")
+    return typer.Exit(code)
+
+
+def user_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn a :class:`VivaError` into one line on stderr and exit status 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except VivaError as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def read_text_arg(answer: str | None, answer_file: Path | None) -> str | None:
+    """``--answer TEXT``, ``--answer-file PATH`` or ``-`` (standard input)."""
+    if answer == "-":
+        return sys.stdin.read()
+    if answer is not None:
+        return answer
+    if answer_file is not None:
+        if str(answer_file) == "-":
+            return sys.stdin.read()
+        try:
+            return answer_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"cannot read {answer_file}: {exc.strerror}") from None
+    return None

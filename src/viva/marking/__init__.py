@@ -1,0 +1,1 @@
+"""Marking: score an answer point by point against a question's marking points."""

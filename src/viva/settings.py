@@ -1,0 +1,110 @@
+"""Every setting, declared once with its name, default and help.
+
+The README's settings table and the CLI's ``--help`` are generated from / checked
+against :data:`SETTINGS`; nothing reads the environment at import time — call
+:func:`Settings.from_env` where the program starts.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+
+def _default_content_dir() -> Path:
+    """The repo's ``content/`` when running from a checkout, else ``./content``."""
+    checkout = Path(__file__).resolve().parents[2] / "content"
+    return checkout if checkout.is_dir() else Path.cwd() / "content"
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("viva", appauthor=False))
+
+
+def _setting(default: Any, help: str, env: str, shown: str | None = None) -> Any:
+    """Declare a setting; ``shown`` is how docs print a default computed at run time."""
+    return field(default=default, metadata={"help": help, "env": env, "shown": shown})
+
+
+@dataclass(frozen=True)
+class Settings:
+    content_dir: Path = _setting(
+        None, "Folder of topic folders (the question bank).", "VIVA_CONTENT_DIR", "content/ of the checkout"
+    )
+    data_dir: Path = _setting(
+        None, "Where the SQLite database lives.", "VIVA_DATA_DIR", "the user data folder (platformdirs)"
+    )
+    database_url: str = _setting(
+        "", "SQLAlchemy URL; empty means a SQLite file in the data folder.", "VIVA_DATABASE_URL"
+    )
+    marking_backend: str = _setting("default", "Marker backend: default or semantic.", "VIVA_MARKING_BACKEND")
+    semantic_model: str = _setting(
+        "sentence-transformers/all-MiniLM-L6-v2",
+        "Sentence-embedding model name or local folder for the semantic backend.",
+        "VIVA_SEMANTIC_MODEL",
+    )
+    whisper_model: str = _setting(
+        "base.en", "faster-whisper model name (downloaded once) or a local folder.", "VIVA_WHISPER_MODEL"
+    )
+    user: str = _setting("me", "Candidate name used by the CLI.", "VIVA_USER")
+
+    def __post_init__(self) -> None:
+        if self.content_dir is None:
+            object.__setattr__(self, "content_dir", _default_content_dir())
+        if self.data_dir is None:
+            object.__setattr__(self, "data_dir", default_data_dir())
+
+    @property
+    def resolved_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{Path(self.data_dir) / 'viva.sqlite3'}"
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(f.metadata["env"])
+            if raw not in (None, ""):
+                values[f.name] = _coerce(f.type, raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _coerce(kind: Any, raw: str) -> Any:
+    kind = str(kind)
+    if "Path" in kind:
+        return Path(raw).expanduser()
+    if "bool" in kind:
+        return raw.strip().lower() in {"1", "true", "yes", "on"}
+    if "int" in kind:
+        return int(raw)
+    if "float" in kind:
+        return float(raw)
+    return raw
+
+
+def settings_table() -> list[tuple[str, str, str]]:
+    """(environment variable, default, help) for every setting, for docs and tests."""
+    rows = []
+    for f in fields(Settings):
+        default = f.metadata["shown"] or (f"`{f.default}`" if f.default != "" else "(empty)")
+        rows.append((f.metadata["env"], default, f.metadata["help"]))
+    return rows
+
+
+def settings_markdown() -> str:
+    """The README's settings table; ``python -m viva.settings`` prints it."""
+    lines = ["| environment variable | default | what it does |", "| --- | --- | --- |"]
+    lines += [f"| `{env}` | {default} | {help} |" for env, default, help in settings_table()]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(settings_markdown())
