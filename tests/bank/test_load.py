@@ -145,7 +145,5 @@ def test_one_topic_folder_resolves_links_to_its_siblings(tmp_path: Path) -> None
     (root / "demo" / "01-basics.yaml").write_text("questions: [oops\n")
     bank, errors = load_bank(other)
     assert [t.id for t in bank.topics] == ["other"]
-    assert [str(e).split(": ", 1)[1] for e in errors] == [
-        "related section 'demo/absent' does not exist (hint: use topic-id/section-id of a section in the bank)"
-    ]
+    assert [e.message for e in errors] == ["related section 'demo/absent' does not exist"]
     assert errors[0].line == 4
