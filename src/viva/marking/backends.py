@@ -1,0 +1,58 @@
+"""Marker backends behind one small protocol, built once and looked up by name.
+
+``default`` is the lexical marker: deterministic, offline, pure Python. ``semantic``
+adds sentence embeddings and needs the ``viva[semantic]`` extra; asking for it without
+the extra raises :class:`~viva.errors.Unavailable`, never an ImportError.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Protocol
+
+from viva.bank.model import Question
+from viva.errors import NotFound
+from viva.marking.result import Marking
+
+
+class Backend(Protocol):
+    name: str
+    version: str
+
+    def mark(self, question: Question, answer: str) -> Marking: ...
+
+
+def _default() -> Backend:
+    from viva.marking.lexical import LexicalBackend
+
+    return LexicalBackend()
+
+
+def _semantic() -> Backend:
+    from viva.marking.semantic import SemanticBackend
+
+    return SemanticBackend.from_settings()
+
+
+_FACTORIES: dict[str, Callable[[], Backend]] = {
+    "default": _default,
+    "lexical": _default,
+    "semantic": _semantic,
+}
+
+
+def backend_names() -> list[str]:
+    return ["default", "semantic"]
+
+
+@functools.cache
+def get_backend(name: str = "default") -> Backend:
+    """The backend called ``name``, built on first use and kept (models load once)."""
+    try:
+        factory = _FACTORIES[name]
+    except KeyError:
+        raise NotFound(
+            f"no marking backend {name!r}", hint="choose one of: " + ", ".join(backend_names())
+        ) from None
+    return factory()

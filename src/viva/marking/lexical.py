@@ -1,0 +1,160 @@
+"""The default backend: words, synonyms and polarity; deterministic, offline and fast.
+
+Marking is a pipeline of small steps, each in its own module:
+
+1. analyse the answer into terms (:mod:`~viva.marking.terms`),
+2. credit each marking point by its best window of evidence (:mod:`~viva.marking.points`),
+3. detect authored misconceptions (:mod:`~viva.marking.misconceptions`),
+4. combine into a score (:mod:`~viva.marking.scoring`), then apply the guards
+   (:mod:`~viva.marking.guards`) that cap answers which are not answers.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from viva.bank.model import Question
+from viva.marking import guards, scoring
+from viva.marking.misconceptions import Detection, detect
+from viva.marking.points import PointResult, Target, mark_claims, match, target
+from viva.marking.reference import is_reference_only
+from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
+from viva.marking.terms import Analysis, analyse
+
+VERSION = "1.0"
+
+
+@functools.lru_cache(maxsize=2048)
+def _prompt_keys(prompt: str) -> frozenset[str]:
+    keys: set[str] = set()
+    for term in analyse(prompt).content_terms():
+        keys |= term.keys
+    return frozenset(keys)
+
+
+@functools.lru_cache(maxsize=2048)
+def _known_keys(question: Question) -> frozenset[str]:
+    keys: set[str] = set(_prompt_keys(question.prompt))
+    texts = [
+        question.answer,
+        *(p.text for p in question.points),
+        *(a for p in question.points for a in p.accept),
+        *(m.text for m in question.misconceptions),
+    ]
+    for text in texts:
+        for term in analyse(text).content_terms():
+            keys |= term.keys
+    return frozenset(keys)
+
+
+@functools.lru_cache(maxsize=2048)
+def point_claims(question: Question) -> tuple[tuple[Target, ...], ...]:
+    """For each point: its text, then each accepted phrasing, as claims."""
+    demote = _prompt_keys(question.prompt)
+    return tuple(
+        (target(p.text, demote), *(target(a, demote, accept=True) for a in p.accept)) for p in question.points
+    )
+
+
+@functools.lru_cache(maxsize=2048)
+def _reference_keys(reference: str) -> frozenset[str]:
+    keys: set[str] = set()
+    for term in analyse(reference).content_terms():
+        keys |= term.keys
+    return frozenset(keys)
+
+
+def reference_features(question: Question, answer: Analysis, coverage: float) -> scoring.ReferenceFeatures:
+    """What the reference-mode score is made of (see :mod:`viva.marking.scoring`)."""
+    whole = match(target(question.answer, _prompt_keys(question.prompt)), answer)
+    reference = _reference_keys(question.answer)
+    content = answer.content_terms()
+    size = sum(t.weight for t in content)
+    shared = sum(t.weight for t in content if t.keys & reference)
+    return scoring.ReferenceFeatures(
+        points=coverage,
+        whole=0.0 if whole.contradicted else whole.coverage,
+        precision=shared / size if size else 0.0,
+        size=size,
+    )
+
+
+def question_id_of(question: Question) -> str:
+    return question.id if question.topic_id == "reference" else question.full_id
+
+
+class LexicalBackend:
+    """Marks by matching terms; see the module docstring for the steps."""
+
+    name = "default"
+    version = VERSION
+
+    def assess(self, question: Question, answer: str) -> tuple[Analysis, list[PointResult], list[Detection]]:
+        """The parts a score is made of, for backends that build on this one."""
+        analysis = analyse(answer)
+        results = [mark_claims(list(claims), analysis) for claims in point_claims(question)]
+        found = detect(question, analysis) if question.misconceptions else []
+        return analysis, results, found
+
+    def mark(self, question: Question, answer: str) -> Marking:
+        analysis, results, found = self.assess(question, answer)
+        coverage = scoring.coverage(question, results)
+        if is_reference_only(question):
+            base = scoring.reference_score(reference_features(question, analysis, coverage))
+        else:
+            base = scoring.point_score(coverage)
+        return build_marking(question, answer, analysis, results, found, base, self.name, self.version)
+
+
+def build_marking(
+    question: Question,
+    answer: str,
+    analysis: Analysis,
+    results: list[PointResult],
+    found: list[Detection],
+    base: float,
+    backend: str,
+    version: str,
+) -> Marking:
+    """Apply misconceptions, contradictions and guards to ``base``; assemble the Marking."""
+    flags: list[str] = []
+    score = scoring.after_misconceptions(base, len(found))
+    if found:
+        flags.append("misconception")
+    if any(r.contradicted for r in results):
+        flags.append("contradiction")
+    for guard in guards.check(analysis, _known_keys(question), scoring.coverage(question, results)):
+        flags.append(guard.flag)
+        score = min(score, guard.cap)
+    score = round(max(0.0, min(1.0, score)), 4)
+    points = [
+        PointMark(
+            point_id=p.id,
+            text=p.text,
+            weight=p.weight,
+            status=r.status,
+            credit=round(r.credit, 4),
+            evidence=[Span(start=s, end=e) for s, e in r.evidence],
+        )
+        for p, r in zip(question.points, results, strict=True)
+    ]
+    misconceptions = [
+        MisconceptionMark(
+            misconception_id=d.misconception.id,
+            text=d.misconception.text,
+            correction=d.misconception.correction,
+            evidence=[Span(start=s, end=e) for s, e in d.evidence],
+        )
+        for d in found
+    ]
+    return Marking(
+        question_id=question_id_of(question),
+        answer=answer,
+        score=score,
+        verdict=verdict_for(score),
+        points=points,
+        misconceptions=misconceptions,
+        flags=flags,
+        backend=backend,
+        backend_version=version,
+    )

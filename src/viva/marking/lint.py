@@ -1,0 +1,90 @@
+"""``viva bank lint``: the bank's own answers must mark the way their authors say.
+
+Every model answer (follow-ups included) must mark ``strong`` against its own points, and
+every sample answer must get the verdict its author gave it. A check that fails names
+the file and line, what was expected and what the marker gave, and which points it
+missed, so the author can fix the content (or report the marker).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from viva.bank.model import Bank, Question, Verdict
+from viva.marking.backends import get_backend
+from viva.marking.result import Marking
+
+
+@dataclass(frozen=True, slots=True)
+class LintCheck:
+    """One answer marked against its question, with the verdict it should get."""
+
+    question_id: str
+    where: str
+    kind: str  # "model answer" | "sample"
+    expected: Verdict
+    marking: Marking
+
+    @property
+    def passed(self) -> bool:
+        return self.marking.verdict == self.expected
+
+    def describe(self) -> str:
+        m = self.marking
+        missed = ", ".join(p.point_id for p in m.points if p.status != "covered") or "none"
+        extra = f"; flags: {', '.join(m.flags)}" if m.flags else ""
+        found = ", ".join(x.misconception_id for x in m.misconceptions)
+        extra += f"; misconceptions: {found}" if found else ""
+        return (
+            f"{self.where}: {self.question_id} {self.kind}: expected {self.expected}, got {m.verdict} "
+            f"(score {m.score:.2f}; not covered: {missed}{extra})"
+        )
+
+
+def _where(question: Question, line: int | None = None) -> str:
+    if question.source is None:
+        return question.full_id
+    return f"{question.source.path}:{line if line is not None else question.source.line}"
+
+
+def checks_for(question: Question, backend: str = "default") -> list[LintCheck]:
+    """The model answer and every sample answer of ``question`` (not its follow-ups)."""
+    engine = get_backend(backend)
+    found = [
+        LintCheck(
+            question.full_id,
+            _where(question),
+            "model answer",
+            "strong",
+            engine.mark(question, question.answer),
+        )
+    ]
+    for sample in question.samples:
+        line = sample.source.line if sample.source else None
+        found.append(
+            LintCheck(
+                question.full_id,
+                _where(question, line),
+                f"{sample.verdict} sample",
+                sample.verdict,
+                engine.mark(question, sample.answer),
+            )
+        )
+    return found
+
+
+def lint_bank(bank: Bank, backend: str = "default", topics: Iterable[str] = ()) -> list[LintCheck]:
+    """Every check for every question in the bank (or in ``topics``), in learning order."""
+    wanted = set(topics)
+    results: list[LintCheck] = []
+    for question in bank.questions():
+        if not wanted or question.topic_id in wanted:
+            results.extend(checks_for(question, backend))
+    return results
+
+
+def weakest_passes(results: list[LintCheck], count: int = 5) -> list[LintCheck]:
+    """Passing model answers closest to falling below strong: the ones to watch."""
+    passing = [r for r in results if r.passed and r.kind == "model answer"]
+    return sorted(passing, key=lambda r: r.marking.score)[:count]

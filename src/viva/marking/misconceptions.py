@@ -1,0 +1,85 @@
+"""Detecting the wrong claims a bank author wrote down for a question.
+
+A misconception is found when the answer *asserts* it: its words are there with the
+same polarity ("decode is compute-bound", not "decode is not compute-bound"). Words the
+misconception shares with the model answer and the marking points prove nothing, since
+a correct answer uses them too; so when a misconception has words of its own
+("identical", "clock speed"), enough of those must be present as well.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from viva.bank.model import Misconception, Question
+from viva.marking.points import ClaimMatch, Target, match, target
+from viva.marking.terms import Analysis, analyse
+
+ASSERTED_AT = 0.7  # coverage of the misconception's text that counts as stating it
+OWN_WORDS_AT = 0.6  # share of its own (distinctive) words that must be present
+ALL_SHARED_AT = 0.95  # coverage needed when every word also appears in the correct texts
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    misconception: Misconception
+    evidence: tuple[tuple[int, int], ...]
+
+
+@functools.lru_cache(maxsize=2048)
+def _correct_stems(question: Question) -> frozenset[str]:
+    stems: set[str] = set()
+    for text in (
+        question.answer,
+        *(p.text for p in question.points),
+        *(a for p in question.points for a in p.accept),
+    ):
+        stems.update(t.stem for t in analyse(text).content_terms())
+    return frozenset(stems)
+
+
+def _own_share(claim: Target, answer: Analysis, correct: frozenset[str], found: ClaimMatch) -> float:
+    """Share of the claim's own words (ones the correct texts never use) in the matched window.
+
+    Compared by stem, not by concept: "bigger" is the misconception's word even though the
+    model answer says "more", and a synonym would blur exactly that difference.
+    """
+    own = [t for t in claim.terms if t.stem not in correct]
+    if not own:
+        return 1.0
+    spans = found.evidence
+    present = 0
+    for term in own:
+        for rank in answer.positions.get(term.stem.split()[-1], ()):
+            word = answer.terms[answer.content[rank]]
+            if word.negated == term.negated and any(s <= word.start < e for s, e in spans):
+                present += 1
+                break
+    return present / len(own)
+
+
+def detect(question: Question, answer: Analysis) -> list[Detection]:
+    """The misconceptions ``answer`` asserts, in the order the bank lists them.
+
+    Unlike marking points, the question's own words are not demoted here: demoting them
+    would let a wrong claim be "asserted" by its few remaining words.
+    """
+    demote: frozenset[str] = frozenset()
+    correct = _correct_stems(question)
+    found_all: list[Detection] = []
+    for misconception in question.misconceptions:
+        claims = [target(misconception.text, demote, tight=True)] + [
+            target(a, demote, accept=True) for a in misconception.accept
+        ]
+        for claim in claims:
+            found = match(claim, answer)
+            needed = 0.99 if claim.accept else ASSERTED_AT
+            if found.contradicted or found.coverage < needed:
+                continue
+            if not any(t.stem not in correct for t in claim.terms) and found.coverage < ALL_SHARED_AT:
+                continue  # only the arrangement of shared words can make it wrong: need all of them
+            if _own_share(claim, answer, correct, found) >= OWN_WORDS_AT:
+                found_all.append(Detection(misconception, found.evidence))
+                break
+    return found_all

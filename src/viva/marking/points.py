@@ -1,0 +1,277 @@
+"""Matching one claim (a marking point's text or an accepted phrasing) against an answer.
+
+The answer is searched for the window of nearby words that best covers the claim's
+terms. Inside that window each claim term is *matched* (same keys, same polarity),
+*contradicted* (negated where the claim is not, or replaced by an antonym), or absent.
+Words the question itself uses weigh less, because repeating the question is not
+knowing the answer. The evidence is the character spans of the matched words.
+"""
+
+from __future__ import annotations
+
+import functools
+from bisect import bisect_left
+from dataclasses import dataclass
+
+from viva.marking.result import PointStatus
+from viva.marking.terms import Analysis, Term, analyse
+
+QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)
+CONTRADICTS_AT = 0.34  # share of the addressed weight that, contradicted, voids the claim
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One claim as weighted content terms."""
+
+    text: str
+    terms: tuple[Term, ...]
+    weights: tuple[float, ...]
+    accept: bool  # a short authored phrasing: needs all its terms
+    tight: bool = False  # terms must sit close together (phrasings and wrong claims)
+
+    @property
+    def width(self) -> int:
+        """How far (in content words) from the anchor a term may be."""
+        if self.accept or self.tight:
+            return len(self.terms) + 1
+        return max(8, 2 * len(self.terms) + 4)
+
+    @property
+    def total(self) -> float:
+        return sum(self.weights)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMatch:
+    coverage: float  # matched weight / claim weight
+    contradiction: float  # contradicted weight / claim weight
+    evidence: tuple[tuple[int, int], ...]  # character spans in the answer
+
+    @property
+    def contradicted(self) -> bool:
+        addressed = self.coverage + self.contradiction
+        return self.contradiction > 0 and self.contradiction >= CONTRADICTS_AT * addressed
+
+
+NO_MATCH = ClaimMatch(0.0, 0.0, ())
+
+
+@functools.lru_cache(maxsize=8192)
+def target(text: str, demote: frozenset[str], accept: bool = False, tight: bool = False) -> Target:
+    """``text`` as a claim; terms sharing a key with ``demote`` (the prompt's) weigh less."""
+    terms = analyse(text).content_terms()
+    weights = tuple(t.weight * (QUESTION_WORD_WEIGHT if t.keys & demote else 1.0) for t in terms)
+    if sum(weights) < 0.3 * sum(t.weight for t in terms):
+        # a claim made of the question's own words ("decode is memory-bound" for "is decode
+        # memory-bound?") is still the claim: demote only by half
+        weights = tuple(t.weight * (0.5 if t.keys & demote else 1.0) for t in terms)
+    return Target(text, tuple(terms), weights, accept, tight or accept)
+
+
+def _bounded_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, stopping early once it exceeds ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def _near_spellings(word: str, answer: Analysis) -> list[int]:
+    """Positions of answer words that are a misspelling of ``word`` (long words only)."""
+    if len(word) < 5 or " " in word or not word.isalpha():
+        return []
+    limit = 1 if len(word) < 8 else 2
+    found: list[int] = []
+    for other, where in answer.surfaces.items():
+        if other[0] == word[0] and len(other) >= 5 and _bounded_distance(word, other, limit) <= limit:
+            found.extend(where)
+    return sorted(found)
+
+
+Positions = tuple[list[int], list[list[int]], list[int]]
+
+
+def _positions(term: Term, answer: Analysis) -> Positions:
+    """(where the whole term occurs, where each word of a phrase occurs, where an antonym does).
+
+    Positions are content ranks. A phrase ("flops per byte") whose words are all said
+    near each other ("FLOPs the kernel does per byte") is found; one word alone is not.
+    """
+    anti: set[int] = set()
+    for key in term.anti:
+        anti.update(answer.positions.get(key, ()))
+    hits: set[int] = set()
+    for key in term.core:
+        hits.update(answer.positions.get(key, ()))
+    if not hits:
+        hits.update(_near_spellings(term.surface, answer))
+    parts = []
+    for keys in term.parts:
+        found: set[int] = set()
+        for key in keys:
+            found.update(answer.positions.get(key, ()))
+        parts.append(sorted(found - hits - anti))
+    # "compute-bound" shares the word "bound" with "memory-bound" but says the opposite
+    return sorted(hits - anti), parts, sorted(anti)
+
+
+def _window(positions: list[int], low: int, high: int, used: list[int]) -> list[int]:
+    return [
+        p for p in positions[bisect_left(positions, low) : bisect_left(positions, high + 1)] if p not in used
+    ]
+
+
+def match(claim: Target, answer: Analysis) -> ClaimMatch:
+    """The best window of ``answer`` for ``claim``."""
+    total = claim.total
+    if claim.accept and total < 1.0:
+        return _literal(claim, answer)
+    if total <= 0 or not answer.content:
+        return NO_MATCH
+    content = answer.content_terms()
+    found = [_positions(t, answer) for t in claim.terms]
+    anchors = sorted({p for hits, parts, _ in found for p in (*hits, *(q for ps in parts for q in ps))})
+    if not anchors:
+        return NO_MATCH
+    width = claim.width
+    claim_negative = any(t.negated for t in claim.terms)
+    best: tuple[float, float, float, list[int]] = (-1e9, 0.0, 0.0, [])
+    for anchor in anchors:
+        low, high = (anchor - width, anchor + width) if claim.tight else (anchor - width // 2, anchor + width)
+        matched = contradicted = 0.0  # contradicted is counted at full weight, see below
+        used: list[int] = []
+        for term, weight, (hits, parts, anti) in zip(claim.terms, claim.weights, found, strict=True):
+            share = 1.0
+            extra: list[int] = []
+            inside = _window(hits, low, high, used)
+            if not inside and parts:
+                nearest = [
+                    min(ps, key=lambda p: abs(p - anchor))
+                    for ps in (_window(ps, low, high, used) for ps in parts)
+                    if ps
+                ]
+                share = len(nearest) / len(parts)
+                inside, extra = nearest[:1], nearest[1:]
+            # one answer word backs one claim word
+            agree = [
+                p
+                for p in inside
+                if content[p].negated == term.negated or (claim_negative and _negative_near(content, p))
+            ]
+            if agree:
+                matched += share * weight
+                used.append(min(agree, key=lambda p: abs(p - anchor)))
+                used.extend(extra)
+            elif inside:
+                contradicted += share * term.weight
+                used.append(inside[0])
+            else:
+                opposite = anti[bisect_left(anti, low) : bisect_left(anti, high + 1)]
+                if any(content[p].negated == term.negated for p in opposite):
+                    contradicted += term.weight
+        value = matched - 1.5 * contradicted
+        if value > best[0] + 1e-9:
+            best = (value, matched, contradicted, used)
+    _, matched, contradicted, used = best
+    spans = _merge([(content[p].start, content[p].end) for p in sorted(set(used))], answer.text)
+    # A question's own words are demoted for coverage (repeating "memory-bound" from "is it
+    # compute-bound or memory-bound?" is no evidence), but not for contradiction: answering
+    # that question with the other option is exactly the wrong claim.
+    raw_total = sum(t.weight for t in claim.terms)
+    return ClaimMatch(min(1.0, matched / total), min(1.0, contradicted / raw_total), spans)
+
+
+def _literal(claim: Target, answer: Analysis) -> ClaimMatch:
+    """Phrasings made of small words ("they're the same thing") must appear word for word.
+
+    Polarity still counts: "it is not memory-bound" says the phrasing "memory-bound" word
+    for word but denies it, so a negation in force over the words (and absent from the
+    claim) makes the match a contradiction.
+    """
+    wanted = [t.norm for t in analyse(claim.text).tokens if not t.filler]
+    said = [t for t in answer.tokens if not t.filler]
+    norms = [t.norm for t in said]
+    claim_negated = sum(t.negated for t in analyse(claim.text).content_terms())
+    for i in range(len(norms) - len(wanted) + 1):
+        if wanted and norms[i : i + len(wanted)] == wanted:
+            span = (said[i].start, said[i + len(wanted) - 1].end)
+            inside = [t for t in answer.content_terms() if span[0] <= t.start < span[1]]
+            if sum(t.negated for t in inside) != claim_negated:
+                return ClaimMatch(0.0, 1.0, (span,))
+            return ClaimMatch(1.0, 0.0, (span,))
+    return NO_MATCH
+
+
+def _negative_near(content: list[Term], rank: int) -> bool:
+    """A negation is in force within a few words of ``rank``: "no base case" states what
+    "the base case is not included" states, so two negative phrasings agree."""
+    return any(t.negated for t in content[max(0, rank - 3) : rank + 4])
+
+
+def _merge(spans: list[tuple[int, int]], text: str) -> tuple[tuple[int, int], ...]:
+    """Join spans separated only by a few short words, so evidence reads as a phrase."""
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if (
+            merged
+            and start - merged[-1][1] <= 12
+            and not any(c in text[merged[-1][1] : start] for c in ".!?\n")
+        ):
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+TEXT_CREDIT_FROM = 0.2  # coverage of a point's own text below which it earns nothing
+TEXT_CREDIT_FULL = 0.65  # coverage at which it earns full credit
+COVERED_AT = 0.75
+PARTIAL_AT = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class PointResult:
+    credit: float
+    evidence: tuple[tuple[int, int], ...]
+    contradicted: bool
+
+    @property
+    def status(self) -> PointStatus:
+        if self.credit >= COVERED_AT:
+            return "covered"
+        return "partial" if self.credit >= PARTIAL_AT else "missed"
+
+
+def claim_credit(claim: Target, found: ClaimMatch) -> float:
+    """Credit in [0, 1] for one claim: an accepted phrasing needs (nearly) all its words."""
+    if found.contradicted:
+        return 0.0
+    if claim.accept:
+        return 1.0 if found.coverage >= 0.99 else 0.5 if found.coverage >= 0.66 else 0.0
+    span = TEXT_CREDIT_FULL - TEXT_CREDIT_FROM
+    return max(0.0, min(1.0, (found.coverage - TEXT_CREDIT_FROM) / span))
+
+
+def mark_claims(claims: list[Target], answer: Analysis) -> PointResult:
+    """The best credit any of ``claims`` (a point's text and phrasings) earns in ``answer``."""
+    best_credit = 0.0
+    best_evidence: tuple[tuple[int, int], ...] = ()
+    against: tuple[tuple[int, int], ...] | None = None
+    for claim in claims:
+        found = match(claim, answer)
+        credit = claim_credit(claim, found)
+        if credit > best_credit:
+            best_credit, best_evidence = credit, found.evidence
+        if against is None and found.contradicted and found.coverage + found.contradiction >= 0.5:
+            against = found.evidence
+    if best_credit < PARTIAL_AT and against is not None:
+        return PointResult(0.0, against, True)
+    return PointResult(best_credit, best_evidence, False)

@@ -1,0 +1,167 @@
+"""The semantic backend: sentence embeddings combined with the default marker.
+
+Embeddings recognise a point said in other words ("keeps the tensor cores fed" for
+"arithmetic intensity is high enough"), but they cannot tell a claim from its negation,
+so the lexical marker keeps the last word on contradictions, misconceptions and guards:
+a point the answer contradicts earns nothing however similar it sounds.
+
+Needs ``pip install 'viva[semantic]'``; the model (``Settings.semantic_model``) is
+downloaded once by sentence-transformers, or read from a local folder.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from viva.bank.model import Question
+from viva.errors import Unavailable
+from viva.marking import scoring
+from viva.marking.lexical import LexicalBackend, build_marking, reference_features
+from viva.marking.points import PointResult
+from viva.marking.reference import is_reference_only
+from viva.marking.result import Marking
+from viva.marking.terms import Analysis
+
+VERSION = "1.0"
+SIMILAR_FROM = 0.45  # cosine below which a chunk says nothing of the point
+SIMILAR_FULL = 0.8  # cosine at which it says the point in full
+SEMANTIC_SHARE = 0.8  # most credit embeddings alone can give a point
+CHUNK_WORDS = 24
+# Reference mode: the lexical model's predicted mark (0-5), the answer/reference cosine (on a
+# 0-5 scale) and their product (similarity matters most where words differ), fitted by
+# leave-one-question-out cross-validation on the Mohler dev set (benchmarks/asag_cv.py).
+REFERENCE_BLEND = {"intercept": -2.146, "lexical": 1.394, "cosine": 1.176, "both": -1.16}
+
+
+Similar = tuple[float, tuple[int, int]]  # cosine, and the span of the answer it came from
+
+
+class Embedder(Protocol):
+    def __call__(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+def chunks(analysis: Analysis) -> list[tuple[int, int]]:
+    """Spans of the answer's sentences, or of word windows when speech gave no punctuation."""
+    tokens = analysis.tokens
+    if not tokens:
+        return []
+    pieces: list[tuple[int, int]] = []
+    by_sentence: dict[int, list[int]] = {}
+    for i, token in enumerate(tokens):
+        by_sentence.setdefault(token.sentence, []).append(i)
+    for indexes in by_sentence.values():
+        for begin in range(0, len(indexes), CHUNK_WORDS // 2):
+            part = indexes[begin : begin + CHUNK_WORDS]
+            pieces.append((tokens[part[0]].start, tokens[part[-1]].end))
+            if begin + CHUNK_WORDS >= len(indexes):
+                break
+    if len(pieces) > 1:
+        pieces.append((tokens[0].start, tokens[-1].end))
+    return pieces
+
+
+class SemanticBackend:
+    """Lexical marking, with embedding similarity raising the credit of paraphrased points."""
+
+    name = "semantic"
+    version = VERSION
+
+    def __init__(self, embed: Embedder) -> None:
+        self._embed = embed
+        self._lexical = LexicalBackend()
+        self._cached = functools.lru_cache(maxsize=8192)(self._embed_one)
+
+    @classmethod
+    def from_settings(cls, model: str | None = None) -> SemanticBackend:
+        from viva.settings import Settings
+
+        return cls(load_embedder(model or Settings.from_env().semantic_model))
+
+    def _embed_one(self, text: str) -> tuple[float, ...]:
+        return tuple(self._embed([text])[0])
+
+    def similarities(self, question: Question, analysis: Analysis) -> tuple[list[Similar], float]:
+        """Per point: the best cosine and the span that earned it; and the best against the answer."""
+        pieces = chunks(analysis)
+        if not pieces:
+            return [(0.0, (0, 0))] * len(question.points), 0.0
+        vectors = self._embed([analysis.text[a:b] for a, b in pieces])
+        best: list[Similar] = []
+        for point in question.points:
+            targets = [self._cached(point.text), *(self._cached(a) for a in point.accept)]
+            best.append(
+                max((_cosine(t, v), span) for t in targets for v, span in zip(vectors, pieces, strict=True))
+            )
+        whole = self._cached(question.answer)
+        overall = max(_cosine(whole, v) for v in vectors)
+        return best, overall
+
+    def mark(self, question: Question, answer: str) -> Marking:
+        analysis, results, found = self._lexical.assess(question, answer)
+        similarity, overall = self.similarities(question, analysis)
+        blended = [_blend(r, s) for r, s in zip(results, similarity, strict=True)]
+        covered = scoring.coverage(question, blended)
+        if is_reference_only(question):
+            lexical_mark = reference_features(
+                question, analysis, scoring.coverage(question, results)
+            ).predicted_mark()
+            m = REFERENCE_BLEND
+            cosine = 5 * overall
+            predicted = (
+                m["intercept"]
+                + m["lexical"] * lexical_mark
+                + m["cosine"] * cosine
+                + m["both"] * lexical_mark * cosine / 5
+            )
+            base = max(0.0, min(1.0, (predicted - scoring.REFERENCE_ZERO) / scoring.REFERENCE_SPAN))
+        else:
+            base = scoring.point_score(covered)
+        return build_marking(question, answer, analysis, blended, found, base, self.name, self.version)
+
+
+def _blend(result: PointResult, similar: Similar) -> PointResult:
+    if result.contradicted:
+        return result
+    similarity, span = similar
+    semantic = SEMANTIC_SHARE * max(
+        0.0, min(1.0, (similarity - SIMILAR_FROM) / (SIMILAR_FULL - SIMILAR_FROM))
+    )
+    if semantic <= result.credit:
+        return result
+    return PointResult(semantic, result.evidence or (span,), False)
+
+
+def load_embedder(model: str) -> Embedder:
+    """A sentence-transformers model as a function from texts to unit vectors."""
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError:
+        raise Unavailable(
+            "the semantic marker needs the semantic extra", hint="pip install 'viva[semantic]'"
+        ) from None
+    import torch
+
+    # One answer is a handful of short sentences: extra threads only contend for the cores
+    # (measured: 30 ms per answer with one thread, 300 ms with two on a busy 2-core box).
+    torch.set_num_threads(1)
+    encoder: Any = SentenceTransformer(model, device="cpu")
+
+    def embed(texts: Sequence[str]) -> list[list[float]]:
+        vectors = encoder.encode(
+            list(texts), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
+        return [[float(x) for x in row] for row in vectors]
+
+    return embed
+
+
+def unit(vector: Sequence[float]) -> list[float]:
+    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+    return [x / norm for x in vector]

@@ -1,0 +1,220 @@
+"""From tokens to *terms*: the units the marker compares, with concepts and polarity.
+
+A term is one word or one lexicon phrase ("memory bandwidth", "kv cache") carrying the
+set of keys it can match on: its stem plus every concept it belongs to. Keys make
+"HBM" meet "memory bandwidth" and "sixteen bit" meet "BF16". Each term also knows the
+concepts that contradict it (``anti``) and whether a negation ("not", "isn't",
+"rather than") is in force over it, so "it is not memory-bound" is not mistaken for
+"it is memory-bound".
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+
+from viva.marking.lexicon import ANTONYMS, CONCEPTS, LIGHT_WORDS, RELATIONAL, SLIPS
+from viva.marking.text import STOPWORDS, Token, tokenize
+
+# Words that end the reach of a negation: a new clause starts.
+CLAUSE_BREAKS = frozenset(
+    [
+        "but",
+        "so",
+        "because",
+        "since",
+        "although",
+        "though",
+        "whereas",
+        "while",
+        "which",
+        "however",
+        "then",
+        "therefore",
+        "hence",
+        "it",
+        "they",
+        "we",
+        "you",
+        "he",
+        "she",
+        "i",
+        "this",
+        "there",
+        "it's",
+        "that's",
+        "there's",
+        "they're",
+        "we're",
+    ]
+)
+NEGATION_REACH = 4  # content terms a negation covers, at most
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    keys: frozenset[str]
+    anti: frozenset[str]
+    stem: str
+    surface: str
+    start: int
+    end: int
+    weight: float
+    sentence: int
+    clause: int = 0
+    negated: bool = False
+    negator: bool = False
+    brk: bool = False
+    core: frozenset[str] = frozenset()  # keys that match the whole term, not just one of its words
+    parts: tuple[frozenset[str], ...] = ()  # a phrase's words (each with its keys); empty for one word
+
+    @property
+    def content(self) -> bool:
+        return self.weight > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A text as terms; ``content`` indexes the terms that carry meaning."""
+
+    text: str
+    terms: tuple[Term, ...]
+    tokens: tuple[Token, ...]
+    content: tuple[int, ...] = field(default=())
+    positions: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    surfaces: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def content_terms(self) -> list[Term]:
+        return [self.terms[i] for i in self.content]
+
+
+def _norm_stem(token: Token) -> str:
+    return SLIPS.get(token.stem, token.stem)
+
+
+@functools.cache
+def _lexicon() -> tuple[dict[tuple[str, ...], frozenset[str]], int, dict[str, frozenset[str]]]:
+    phrases: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    for concept, texts in CONCEPTS.items():
+        for text in texts:
+            stems = tuple(_norm_stem(t) for t in tokenize(text) if not t.filler)
+            if stems:
+                phrases[stems].add(concept)
+    anti: dict[str, set[str]] = defaultdict(set)
+    for a, b in ANTONYMS:
+        anti["#" + a].add("#" + b)
+        anti["#" + b].add("#" + a)
+    longest = max(len(k) for k in phrases)
+    return (
+        {k: frozenset(v) for k, v in phrases.items()},
+        longest,
+        {k: frozenset(v) for k, v in anti.items()},
+    )
+
+
+def _weight(stems: tuple[str, ...], norms: tuple[str, ...], concepts: frozenset[str]) -> float:
+    if len(stems) > 1:
+        return 1.0 + 0.25 * (len(stems) - 1)
+    norm = norms[0]
+    if concepts and norm in STOPWORDS:
+        return 0.5
+    if norm in STOPWORDS or norm.endswith(("n't", "n’t")):
+        return 0.0
+    if norm in LIGHT_WORDS or (len(norm) == 1 and not norm.isdigit()):
+        return 0.4
+    return 1.0
+
+
+@functools.lru_cache(maxsize=4096)
+def analyse(text: str) -> Analysis:
+    """Terms of ``text`` with concepts, antonyms and negation scopes resolved."""
+    phrases, longest, antonyms = _lexicon()
+    tokens = tuple(tokenize(text))
+    words = [t for t in tokens if not t.filler]
+    stems = [_norm_stem(t) for t in words]
+    terms: list[Term] = []
+    i = 0
+    while i < len(words):
+        size, concepts = 1, phrases.get((stems[i],), frozenset())
+        for n in range(min(longest, len(words) - i), 1, -1):
+            found = phrases.get(tuple(stems[i : i + n]))
+            if found is not None:
+                size, concepts = n, found
+                break
+        concepts = frozenset("#" + c for c in concepts)
+        span = words[i : i + size]
+        part_stems = tuple(stems[i : i + size])
+        keys = set(part_stems) | concepts
+        if size > 1 and not any(c[1:] in RELATIONAL for c in concepts):
+            for s in part_stems:
+                if s not in STOPWORDS:
+                    keys |= {"#" + c for c in phrases.get((s,), frozenset())}
+        if size > 1:
+            keys -= STOPWORDS | LIGHT_WORDS
+        core = frozenset(keys) if size == 1 else frozenset(concepts | {" ".join(part_stems)})
+        parts = tuple(
+            frozenset({s} | {"#" + c for c in phrases.get((s,), frozenset())})
+            for s in part_stems
+            if size > 1 and s not in STOPWORDS and s not in LIGHT_WORDS
+        )
+        anti = frozenset(a for c in concepts for a in antonyms.get(c, ()))
+        norms = tuple(t.norm for t in span)
+        weight = _weight(part_stems, norms, concepts)
+        negator = size == 1 and span[0].negator
+        terms.append(
+            Term(
+                keys=frozenset(keys),
+                anti=anti,
+                stem=" ".join(part_stems),
+                surface=" ".join(norms),
+                start=span[0].start,
+                end=span[-1].end,
+                weight=0.0 if negator else weight,
+                sentence=span[0].sentence,
+                clause=span[0].clause,
+                negator=negator,
+                brk=size == 1 and norms[0] in CLAUSE_BREAKS,
+                core=core,
+                parts=parts,
+            )
+        )
+        i += size
+    terms = _with_negation(terms)
+    content = tuple(i for i, t in enumerate(terms) if t.content)
+    positions: dict[str, list[int]] = defaultdict(list)
+    surfaces: dict[str, list[int]] = defaultdict(list)
+    for rank, i in enumerate(content):
+        for key in terms[i].keys:
+            positions[key].append(rank)
+        surfaces[terms[i].surface].append(rank)
+    return Analysis(
+        text,
+        tuple(terms),
+        tokens,
+        content,
+        {k: tuple(v) for k, v in positions.items()},
+        {k: tuple(v) for k, v in surfaces.items()},
+    )
+
+
+def _with_negation(terms: list[Term]) -> list[Term]:
+    """Flip ``negated`` on the content terms each negation reaches."""
+    flips = [False] * len(terms)
+    for i, term in enumerate(terms):
+        starts = term.negator or (
+            term.stem in {"instead", "rather"} and i + 1 < len(terms) and terms[i + 1].stem in {"of", "than"}
+        )
+        if not starts:
+            continue
+        reached = 0
+        for j in range(i + 1, len(terms)):
+            other = terms[j]
+            if other.negator or other.clause != term.clause or (other.brk and j > i + 1):
+                break
+            if other.content:
+                flips[j] = not flips[j]
+                reached += 1
+                if reached >= NEGATION_REACH:
+                    break
+    return [replace(t, negated=True) if flips[i] else t for i, t in enumerate(terms)]

@@ -1,0 +1,433 @@
+"""Tokens with character offsets, normalised for typed and spoken answers alike.
+
+Every token remembers ``answer[start:end]`` so evidence can point at the candidate's own
+words. Normalisation is what makes speech and typing look the same to the marker:
+lower case, spelled-out numbers become digits ("sixteen bit" -> ``16`` ``bit``), glued
+units are split ("80gb" -> ``80`` ``gb``), fillers ("um", "so basically") are marked so
+they neither count as words nor break a phrase, and each word gets a Snowball stem.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import snowballstemmer
+
+_WORD = re.compile(r"\d+(?:\.\d+)?[A-Za-z]*|[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?")
+_CLAUSE_END = re.compile(r"[,;:()\u2014]|\s-\s|[.!?]+(?=\s|$)|\n")
+_SENTENCE_END = re.compile(r"[.!?;:]+(?=\s|$)|\n\s*\n|\n(?=\s*[-*•])")
+_DIGITS_THEN_LETTERS = re.compile(r"^(\d+(?:\.\d+)?)([a-z]+)$")
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "also",
+        "am",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "either",
+        "else",
+        "etc",
+        "even",
+        "ever",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "however",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "let",
+        "me",
+        "mine",
+        "my",
+        "myself",
+        "of",
+        "off",
+        "on",
+        "once",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "per",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "thus",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "upon",
+        "us",
+        "very",
+        "via",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "whether",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "i'm",
+        "it's",
+        "that's",
+        "there's",
+        "they're",
+        "we're",
+        "you're",
+        "i've",
+        "we've",
+        "you've",
+        "they've",
+        "i'd",
+        "we'd",
+        "you'd",
+        "it'd",
+        "he's",
+        "she's",
+        "what's",
+        "let's",
+        "can't",
+        "one's",
+        "gets",
+        "get",
+        "got",
+        "make",
+        "makes",
+        "made",
+        "use",
+        "used",
+        "uses",
+        "using",
+        "thing",
+        "things",
+        "way",
+        "something",
+        "anything",
+        "really",
+        "quite",
+        "rather",
+        "still",
+        "yet",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "whereas",
+        "since",
+        "though",
+        "although",
+        "already",
+        "another",
+        "lot",
+        "lots",
+        "well",
+    ]
+)
+
+NEGATORS = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "without",
+        "cannot",
+        "nor",
+        "neither",
+        "none",
+        "nothing",
+        "n't",
+        "don't",
+        "doesn't",
+        "didn't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "won't",
+        "wouldn't",
+        "can't",
+        "couldn't",
+        "shouldn't",
+        "haven't",
+        "hasn't",
+        "hadn't",
+        "mustn't",
+        "dont",
+        "doesnt",
+        "didnt",
+        "isnt",
+        "arent",
+        "wasnt",
+        "werent",
+        "wont",
+        "wouldnt",
+        "cant",
+        "couldnt",
+        "shouldnt",
+        "havent",
+        "hasnt",
+        "hadnt",
+    ]
+)
+
+# Said, not meant: dropped from matching but kept (with offsets) so evidence stays exact.
+FILLERS = frozenset(
+    [
+        "um",
+        "umm",
+        "uh",
+        "uhh",
+        "uhm",
+        "erm",
+        "er",
+        "ah",
+        "ahh",
+        "hmm",
+        "mm",
+        "mhm",
+        "okay",
+        "ok",
+        "yeah",
+        "basically",
+        "actually",
+        "literally",
+    ]
+)
+FILLER_PHRASES = (("you", "know"), ("i", "mean"), ("sort", "of"), ("kind", "of"), ("so", "yeah"))
+
+_UNITS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+# "seven billion" stays ``7`` ``billion`` so it meets "7 billion" and "7B" (b -> billion)
+_SCALES = {"hundred": 100}
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Snowball stem of a lower-case word; digits and mixed tokens (fp16, h100) stay as they are."""
+    if not word.isalpha():
+        return word
+    return str(_stemmer.stemWord(word))
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word: ``norm`` is its normalised form, ``stem`` its stem, offsets into the text."""
+
+    norm: str
+    stem: str
+    start: int
+    end: int
+    filler: bool = False
+    sentence: int = 0
+    clause: int = 0
+
+    @property
+    def stop(self) -> bool:
+        return self.norm in STOPWORDS or self.norm in NEGATORS
+
+    @property
+    def negator(self) -> bool:
+        return self.norm in NEGATORS or self.norm.endswith(("n't", "n’t"))
+
+
+Word = tuple[str, int, int, int, int]
+
+
+def _counter(pattern: re.Pattern[str], text: str) -> list[int]:
+    return [m.start() for m in pattern.finditer(text)]
+
+
+def _raw_words(text: str) -> list[Word]:
+    """(lower-case word, start, end, sentence, clause), splitting glued numbers and units."""
+    sentence_breaks = _counter(_SENTENCE_END, text)
+    clause_breaks = _counter(_CLAUSE_END, text)
+    words: list[Word] = []
+    sentence = clause = next_sentence = next_clause = 0
+    for match in _WORD.finditer(text):
+        while next_sentence < len(sentence_breaks) and sentence_breaks[next_sentence] < match.start():
+            sentence += 1
+            next_sentence += 1
+        while next_clause < len(clause_breaks) and clause_breaks[next_clause] < match.start():
+            clause += 1
+            next_clause += 1
+        word = match.group().lower().replace("’", "'")
+        start, end = match.span()
+        glued = _DIGITS_THEN_LETTERS.match(word)
+        if glued and glued.group(2) not in {"st", "nd", "rd", "th", "s", "x", "e"}:
+            cut = start + len(glued.group(1))
+            words.append((glued.group(1), start, cut, sentence, clause))
+            words.append((glued.group(2), cut, end, sentence, clause))
+        else:
+            words.append((word, start, end, sentence, clause))
+    return words
+
+
+def _number_run(words: list[Word], i: int) -> tuple[int, int] | None:
+    """Parse spelled-out number words starting at ``i``: (value, count of words used)."""
+    current, used, last = 0, 0, ""
+    for j in range(i, len(words)):
+        word = words[j][0]
+        if word in _UNITS:
+            value = _UNITS[word]
+            if not (last in ("", "scale", "and") or (last == "tens" and value < 10)):
+                break
+            current += value
+            last = "tens" if value >= 20 and value % 10 == 0 else "unit"
+        elif word in _SCALES and last in ("unit", "tens"):
+            current *= _SCALES[word]
+            last = "scale"
+        elif word == "and" and last == "scale" and j + 1 < len(words) and words[j + 1][0] in _UNITS:
+            last = "and"
+        else:
+            break
+        used = j - i + 1
+    if not used:
+        return None
+    return current, used
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokens of ``text`` in order, with numbers as digits and fillers marked."""
+    words = _raw_words(text)
+    tokens: list[Token] = []
+    i = 0
+    while i < len(words):
+        word, start, end, sentence, clause = words[i]
+        if word in _UNITS:
+            parsed = _number_run(words, i)
+            if parsed is not None:
+                value, used = parsed
+                last = words[i + used - 1]
+                norm = str(value)
+                tokens.append(Token(norm, norm, start, last[2], sentence=sentence, clause=clause))
+                i += used
+                continue
+        tokens.append(Token(word, stem(word), start, end, word in FILLERS, sentence, clause))
+        i += 1
+    _mark_filler_phrases(tokens)
+    return tokens
+
+
+def _mark_filler_phrases(tokens: list[Token]) -> None:
+    for i in range(len(tokens) - 1):
+        pair = (tokens[i].norm, tokens[i + 1].norm)
+        if pair in FILLER_PHRASES:
+            # "kind of"/"sort of" before a noun is hedging, "you know" and "i mean" are fillers
+            for k in (i, i + 1):
+                t = tokens[k]
+                tokens[k] = Token(t.norm, t.stem, t.start, t.end, True, t.sentence, t.clause)

@@ -1,0 +1,56 @@
+from viva.marking.points import mark_claims, match, target
+from viva.marking.terms import analyse
+
+NONE: frozenset[str] = frozenset()
+
+
+def test_a_paraphrase_with_synonyms_matches() -> None:
+    found = match(target("decode is limited by memory bandwidth", NONE), analyse("decoding is HBM bound"))
+    assert found.coverage > 0.4
+
+
+def test_negated_claim_is_a_contradiction() -> None:
+    found = match(target("decode is memory-bound", NONE), analyse("decode is not memory-bound"))
+    assert found.contradicted
+
+
+def test_antonym_is_a_contradiction() -> None:
+    found = match(target("decode is memory-bound", NONE), analyse("decode is compute-bound"))
+    assert found.contradicted
+    assert found.coverage < 1
+
+
+def test_both_said_right_way_round_is_no_contradiction() -> None:
+    found = match(
+        target("decode is memory-bound", NONE), analyse("decode is memory-bound, not compute-bound")
+    )
+    assert not found.contradicted and found.coverage == 1
+
+
+def test_evidence_points_at_the_right_words() -> None:
+    answer = "Well, at batch one decoding is memory bound because every token reads the weights."
+    found = match(target("decode is memory-bound", NONE), analyse(answer))
+    quoted = " ".join(answer[s:e] for s, e in found.evidence)
+    assert "decoding" in quoted and "memory bound" in quoted
+    assert "Well" not in quoted
+
+
+def test_accepted_phrasing_needs_all_its_words() -> None:
+    claims = [
+        target("the weights are read once per batch", NONE),
+        target("one read of the weights", NONE, accept=True),
+    ]
+    assert mark_claims(claims, analyse("one read of the weights serves the batch")).status == "covered"
+    assert mark_claims(claims[1:], analyse("weights")).status == "missed"
+
+
+def test_misspelling_still_matches() -> None:
+    found = match(target("passed by reference", NONE), analyse("by refrence"))
+    assert found.coverage >= 0.5
+    assert found.evidence == ((3, 11),)
+
+
+def test_question_words_weigh_less() -> None:
+    plain = target("decode reads the weights", NONE)
+    demoted = target("decode reads the weights", frozenset({"decod"}))
+    assert demoted.weights[0] < plain.weights[0]

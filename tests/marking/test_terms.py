@@ -1,0 +1,40 @@
+from viva.marking.terms import analyse
+
+
+def _keys(text: str) -> list[frozenset[str]]:
+    return [t.keys for t in analyse(text).content_terms()]
+
+
+def test_synonyms_share_a_concept_key() -> None:
+    assert "#half-precision" in _keys("sixteen bit")[0]
+    assert "#half-precision" in _keys("BF16")[0]
+    assert "#memory-bandwidth" in _keys("HBM")[0]
+    assert "#memory-bandwidth" in _keys("memory bandwidth")[0]
+    assert "#kv-cache" in _keys("the KV cash")[0]
+
+
+def test_recogniser_slip_is_corrected() -> None:
+    assert "#arithmetic-intensity" in _keys("flops per bite")[0]
+
+
+def test_negation_reaches_the_next_words_but_not_the_next_clause() -> None:
+    terms = analyse("decode is not memory bound, it is compute bound").content_terms()
+    assert [(t.stem, t.negated) for t in terms] == [
+        ("decod", False),
+        ("memori bound", True),
+        ("comput bound", False),
+    ]
+
+
+def test_contractions_and_rather_than_negate() -> None:
+    assert analyse("it doesn't fit").content_terms()[0].negated
+    assert [t.negated for t in analyse("keep it in sram rather than hbm").content_terms()] == [
+        False,
+        False,
+        True,
+    ]
+
+
+def test_antonyms_are_attached() -> None:
+    term = analyse("compute-bound").content_terms()[0]
+    assert "#memory-bound" in term.anti

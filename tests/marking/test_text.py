@@ -1,0 +1,40 @@
+from viva.marking.text import stem, tokenize
+
+
+def test_offsets_point_at_the_original_characters() -> None:
+    text = "Decode is Memory-bound."
+    assert [text[t.start : t.end] for t in tokenize(text)] == ["Decode", "is", "Memory", "bound"]
+
+
+def test_spelled_out_numbers_become_digits() -> None:
+    norms = [t.norm for t in tokenize("sixteen bit and one hundred and twelve GB, twenty four layers")]
+    assert norms[:2] == ["16", "bit"]
+    assert "112" in norms and "24" in norms
+
+
+def test_number_spans_cover_all_their_words() -> None:
+    text = "about one hundred and twelve gigs"
+    token = next(t for t in tokenize(text) if t.norm == "112")
+    assert text[token.start : token.end] == "one hundred and twelve"
+
+
+def test_glued_units_are_split() -> None:
+    assert [t.norm for t in tokenize("80gb on an H100")][:2] == ["80", "gb"]
+    assert "h100" in [t.norm for t in tokenize("80gb on an H100")]
+
+
+def test_fillers_are_marked_not_dropped() -> None:
+    tokens = tokenize("um so basically it's you know memory bound")
+    fillers = {t.norm for t in tokens if t.filler}
+    assert {"um", "basically", "you", "know"} <= fillers
+    assert not next(t for t in tokens if t.norm == "memory").filler
+
+
+def test_stem_is_snowball_and_leaves_mixed_tokens() -> None:
+    assert stem("batching") == stem("batched")
+    assert stem("fp16") == "fp16"
+
+
+def test_sentences_are_counted() -> None:
+    tokens = tokenize("One. Two three! Four")
+    assert [t.sentence for t in tokens] == [0, 1, 1, 2]
