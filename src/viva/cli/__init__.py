@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from viva import __version__
-from viva.cli import bank, browse
+from viva.cli import bank, browse, practice
 from viva.settings import Settings
 
 app = typer.Typer(
@@ -20,6 +20,7 @@ app = typer.Typer(
 )
 app.add_typer(bank.app, name="bank")
 browse.register(app)
+practice.register(app)
 
 
 def _version(value: bool) -> None:

@@ -1,0 +1,372 @@
+"""``viva practice | answer | progress | due | export | import``: practice from the terminal.
+
+Thin over :class:`viva.practice.Practice`: the commands read the clock (the core never
+does), open one unit of work per step, and print. Each attempt is committed *before* its
+marking is printed, so a session killed at any point loses nothing it showed as marked.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markdown import Markdown
+from rich.table import Table
+from rich.text import Text
+from sqlalchemy.orm import Session, sessionmaker
+
+from viva.bank import Bank, Question
+from viva.cli.common import bank_for, err, fail, out, print_json, read_text_arg, settings, user_errors
+from viva.errors import InvalidInput
+from viva.marking import mark
+from viva.marking.result import Marking
+from viva.practice import Practice, Scope, get_or_create_user
+from viva.practice.lessons import lesson_for
+from viva.store import User, make_engine, migrate, session_factory, session_scope
+
+UserOption = Annotated[
+    str | None, typer.Option("--user", help="Candidate name (default: VIVA_USER or 'me').")
+]
+STATUS = {"covered": ("✓", "green"), "partial": ("~", "yellow"), "missed": ("✗", "red")}
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+
+
+FormatOption = Annotated[Format, typer.Option("--format", help="Output format.")]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@contextmanager
+def _store(ctx: typer.Context) -> Iterator[sessionmaker[Session]]:
+    """A migrated database for this command (the app migrates on start)."""
+    engine = make_engine(settings(ctx).resolved_database_url)
+    try:
+        migrate(engine)
+        yield session_factory(engine)
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def _work(factory: sessionmaker[Session], bank: Bank, name: str) -> Iterator[tuple[Practice, User]]:
+    with session_scope(factory) as session:
+        yield Practice(session, bank), get_or_create_user(session, name, _now())
+
+
+def _when(moment: datetime, now: datetime) -> str:
+    """'now', 'in 10 minutes', 'in 3 days', '2 hours ago' — for people, not parsers."""
+    seconds = (moment - now).total_seconds()
+    if abs(seconds) < 60:
+        return "now"
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if abs(seconds) >= size:
+            n = round(abs(seconds) / size)
+            label = f"{n} {unit}{'s' if n != 1 else ''}"
+            return f"in {label}" if seconds > 0 else f"{label} ago"
+    return "now"
+
+
+# -- showing a marking -------------------------------------------------------------------
+
+
+def _quote(marking: Marking, spans: list[Any]) -> str:
+    return " … ".join(f"“{marking.answer[s.start : s.end]}”" for s in spans)
+
+
+def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
+    """Each point ✓ / ~ / ✗ with its evidence, misconceptions, the model answer, the lesson."""
+    colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
+    out.print(f"\n[bold {colour}]{marking.verdict.upper()}[/]  score {marking.score:.2f}")
+    for point in marking.points:
+        symbol, style = STATUS[point.status]
+        line = Text(f"  {symbol} ", style=style)
+        line.append(point.text)
+        if point.evidence:
+            line.append("  " + _quote(marking, point.evidence), style="italic cyan")
+        out.print(line)
+    for wrong in marking.misconceptions:
+        out.print(Text(f"  ✗ Misconception: {wrong.text}", style="red"))
+        if wrong.evidence:
+            out.print(Text(f"    you said {_quote(marking, wrong.evidence)}", style="italic"))
+        out.print(Text(f"    → {wrong.correction}"))
+    for flag in marking.flags:
+        out.print(Text(f"  note: {flag}", style="dim"))
+    out.print(Text("Model answer", style="bold"))
+    out.print(Markdown(question.answer))
+    if marking.missed or any(p.status == "partial" for p in marking.points):
+        lesson = lesson_for(bank, question, marking)
+        out.print(Text(f"Taught in: {lesson.title} ({lesson.section_id})", style="bold"))
+        if lesson.excerpt:
+            out.print(Text(f"  {lesson.excerpt}", style="dim"))
+
+
+# -- viva practice -------------------------------------------------------------------------
+
+
+def _read_answer() -> str:
+    """Lines until an empty one; '' means skip. Ctrl-D raises EOFError (end the session)."""
+    lines: list[str] = []
+    while True:
+        line = input("> " if not lines else "  ")
+        if not line.strip():
+            return "\n".join(lines).strip()
+        lines.append(line)
+
+
+@user_errors
+def practice(
+    ctx: typer.Context,
+    scope: Annotated[
+        str | None, typer.Argument(help="topic-id or topic-id/section-id (default: all).")
+    ] = None,
+    new: Annotated[int, typer.Option("--new", min=0, help="New questions to introduce this session.")] = 5,
+    user: UserOption = None,
+) -> None:
+    """Practise: due reviews, follow-ups and new questions, one at a time.
+
+    Answer, then an empty line. An empty answer skips; Ctrl-C or Ctrl-D ends the session.
+    """
+    config = settings(ctx)
+    bank = bank_for(ctx)
+    name = user or config.user
+    where = Scope.parse(bank, scope)
+    session_id = uuid.uuid4().hex
+    skipped: list[str] = []
+    answered = 0
+    with _store(ctx) as factory:
+        out.print(f"[bold]Practising {where}[/] as {name}. Answer, then an empty line; Ctrl-D ends.")
+        try:
+            while True:
+                with _work(factory, bank, name) as (service, me):
+                    nxt = service.next_question(
+                        me, where, _now(), new, session_id=session_id, exclude=skipped
+                    )
+                if nxt is None:
+                    out.print("\n[bold]Nothing more to practise now.[/]")
+                    break
+                heading = {"new": "New", "due": "Review", "follow-up": "Then they push further"}[nxt.reason]
+                out.print(Text(f"\n{heading} · {nxt.question.full_id}", style="bold"))
+                out.print(Text(nxt.question.prompt))
+                started = time.monotonic()
+                answer = _read_answer()
+                if not answer:
+                    skipped.append(nxt.question.full_id)
+                    out.print("[dim]skipped[/]")
+                    continue
+                duration_ms = int((time.monotonic() - started) * 1000)
+                marking = mark(nxt.question, answer, config.marking_backend)
+                with _work(factory, bank, name) as (service, me):  # committed before it is shown
+                    attempt = service.record_attempt(
+                        me,
+                        nxt.question.full_id,
+                        answer,
+                        marking,
+                        _now(),
+                        duration_ms=duration_ms,
+                        session_id=session_id,
+                    )
+                    attempt_id = attempt.id
+                answered += 1
+                show_marking(bank, nxt.question, marking)
+                choice = input("Enter to go on · r = I was right · m = I missed it: ").strip().lower()
+                with _work(factory, bank, name) as (service, me):
+                    if choice in {"r", "m"}:
+                        service.override(me, attempt_id, "right" if choice == "r" else "missed", _now())
+                        out.print("[dim]noted: your verdict wins[/]")
+                    state = service.review_state(me, nxt.question.full_id)
+                    if state is not None:
+                        out.print(f"[dim]Next review {_when(state.due, _now())}.[/]")
+        except (KeyboardInterrupt, EOFError):
+            out.print("")
+        out.print(f"Session over: {answered} answer(s) saved.")
+
+
+# -- viva answer ----------------------------------------------------------------------------
+
+
+@user_errors
+def answer(
+    ctx: typer.Context,
+    question_id: Annotated[str, typer.Argument(help="topic-id/question-id")],
+    answer_text: Annotated[
+        str | None, typer.Option("--answer", help="The answer text ('-' reads stdin).")
+    ] = None,
+    answer_file: Annotated[
+        Path | None, typer.Option("--answer-file", help="A file holding the answer.")
+    ] = None,
+    user: UserOption = None,
+    format: FormatOption = Format.text,
+) -> None:
+    """Record one answer without the interactive loop; print the marking and the next due time."""
+    text = read_text_arg(answer_text, answer_file)
+    if text is None or not text.strip():
+        raise InvalidInput("give the answer with --answer TEXT or --answer-file PATH")
+    config = settings(ctx)
+    bank = bank_for(ctx)
+    question = bank.question(question_id)
+    marking = mark(question, text, config.marking_backend)
+    with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
+        now = _now()
+        attempt = service.record_attempt(me, question.full_id, text, marking, now)
+        state = service.review_state(me, question.full_id)
+        due = state.due if state is not None else now
+    if format is Format.json:
+        print_json(
+            {
+                "attempt_id": attempt.id,
+                "question_id": question.full_id,
+                "marking": marking.model_dump(mode="json"),
+                "next_due": due.isoformat(),
+            }
+        )
+        return
+    show_marking(bank, question, marking)
+    out.print(f"Next review {_when(due, now)} ({due:%Y-%m-%d %H:%M} UTC).")
+
+
+# -- viva progress / due ---------------------------------------------------------------------
+
+
+def _bar(value: float, width: int = 20) -> str:
+    filled = round(max(0.0, min(1.0, value)) * width)
+    return "█" * filled + "░" * (width - filled)
+
+
+@user_errors
+def progress(ctx: typer.Context, user: UserOption = None, format: FormatOption = Format.text) -> None:
+    """Mastery per topic and section, what is due soon, and the weakest marking points."""
+    config = settings(ctx)
+    bank = bank_for(ctx)
+    with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
+        now = _now().astimezone()  # local time zone, so "today" is the candidate's day
+        mastery = service.mastery(me, now)
+        forecast = service.forecast(me, now, days=8)
+        weakest = service.weakest_points(me, limit=10)
+    due_today = forecast[0].reviews
+    next_week = sum(d.reviews for d in forecast[1:])
+    if format is Format.json:
+        print_json(
+            {
+                "user": me.name,
+                "mastery": [asdict(m) for m in mastery],
+                "due_today": due_today,
+                "due_next_7_days": next_week,
+                "forecast": [{"day": d.day.isoformat(), "reviews": d.reviews} for d in forecast],
+                "weakest_points": [asdict(w) for w in weakest],
+            }
+        )
+        return
+    table = Table(title=f"Mastery · {me.name}", title_justify="left")
+    for column in ("topic / section", "mastery", "", "answered"):
+        table.add_column(column)
+    for topic in mastery:
+        table.add_row(
+            f"[bold]{topic.title}[/]",
+            _bar(topic.mastery),
+            f"{topic.mastery:.0%}",
+            f"{topic.attempted}/{topic.questions}",
+        )
+        for section in topic.sections:
+            table.add_row(
+                f"  {section.title}",
+                _bar(section.mastery),
+                f"{section.mastery:.0%}",
+                f"{section.attempted}/{section.questions}",
+            )
+    out.print(table)
+    out.print(f"Due today: [bold]{due_today}[/] · in the next 7 days: [bold]{next_week}[/]")
+    if weakest:
+        out.print("[bold]Weakest marking points[/]")
+        for point in weakest:
+            out.print(f"  {point.coverage:>4.0%}  {point.text}  [dim]({point.question_id})[/]")
+
+
+@user_errors
+def due(
+    ctx: typer.Context,
+    user: UserOption = None,
+    within: Annotated[int, typer.Option("--within", min=0, help="Days ahead to include.")] = 7,
+    format: FormatOption = Format.text,
+) -> None:
+    """The review queue: questions due now and within the next days, soonest first."""
+    config = settings(ctx)
+    bank = bank_for(ctx)
+    with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
+        now = _now()
+        items = service.due(me, now, horizon=timedelta(days=within))
+    if format is Format.json:
+        print_json(
+            [
+                {"question_id": i.question.full_id, "due": i.due.isoformat(), "is_due": i.due <= now}
+                for i in items
+            ]
+        )
+        return
+    if not items:
+        out.print(f"Nothing due in the next {within} day(s).")
+        return
+    table = Table(title=f"Due · {me.name}", title_justify="left")
+    for column in ("question", "due", "prompt"):
+        table.add_column(column)
+    for item in items:
+        style = "bold" if item.due <= now else ""
+        table.add_row(item.question.full_id, _when(item.due, now), item.question.prompt, style=style)
+    out.print(table)
+
+
+# -- viva export / import ----------------------------------------------------------------------
+
+
+@user_errors
+def export(ctx: typer.Context, user: UserOption = None) -> None:
+    """Print a candidate's attempts and review states as JSON (`viva export > history.json`)."""
+    config = settings(ctx)
+    bank = bank_for(ctx)
+    with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
+        print_json(service.export_history(me))
+
+
+@user_errors
+def import_(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A file written by `viva export`.")],
+    user: Annotated[str | None, typer.Option("--user", help="Import under this name instead.")] = None,
+) -> None:
+    """Add the history in PATH; importing the same file twice changes nothing."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise fail(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise fail(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+    bank = bank_for(ctx)
+    with _store(ctx) as factory, session_scope(factory) as session:
+        report = Practice(session, bank).import_history(data, as_user=user)
+    err.print(
+        f"imported {report.attempts_added} attempt(s) and {report.review_states} review state(s) "
+        f"for {', '.join(report.users)}; {report.attempts_skipped} already present"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(practice)
+    app.command()(answer)
+    app.command()(progress)
+    app.command()(due)
+    app.command()(export)
+    app.command("import")(import_)

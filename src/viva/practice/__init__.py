@@ -1,0 +1,33 @@
+"""The candidate's journey: attempts, overrides, spaced repetition, follow-ups, mastery.
+
+Front door: :class:`Practice` (``Practice(session, bank)``); every method takes the user
+and, where time matters, ``now``. Pure parts: :mod:`viva.practice.schedule` (the
+marking → FSRS rating table and the review function), :mod:`viva.practice.follow_ups`,
+:mod:`viva.practice.mastery`.
+"""
+
+from viva.practice.history import HistoryDocument, ImportReport
+from viva.practice.lessons import LessonPointer
+from viva.practice.mastery import DayCount, Mastery, WeakPoint
+from viva.practice.queue import DueItem, NextQuestion
+from viva.practice.schedule import Override, rating_for
+from viva.practice.scope import Scope
+from viva.practice.service import Practice, ScorePoint
+from viva.store.users import get_or_create_user
+
+__all__ = [
+    "DayCount",
+    "DueItem",
+    "HistoryDocument",
+    "ImportReport",
+    "LessonPointer",
+    "Mastery",
+    "NextQuestion",
+    "Override",
+    "Practice",
+    "Scope",
+    "ScorePoint",
+    "WeakPoint",
+    "get_or_create_user",
+    "rating_for",
+]

@@ -1,0 +1,212 @@
+"""The front door to practice: one object the CLI, the web app and speech all call.
+
+``Practice(session, bank)`` records attempts, applies overrides, picks the next question
+and reports progress. It never commits: the caller owns the transaction (the CLI commits
+each attempt before printing its marking, so a killed session loses nothing it showed).
+Every method that depends on time takes ``now`` (timezone-aware); nothing reads the clock.
+
+A user may only touch their own attempts: anything else is :class:`~viva.errors.NotFound`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from viva.bank import Bank, Question
+from viva.errors import InvalidInput
+from viva.marking.result import Marking
+from viva.practice import history, queue, schedule
+from viva.practice import mastery as measures
+from viva.practice.lessons import LessonPointer, lesson_for
+from viva.practice.schedule import OVERRIDES, Override
+from viva.practice.scope import Scope
+from viva.store import attempts as attempt_repo
+from viva.store import reviews as review_repo
+from viva.store.models import Attempt, ReviewState, User
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePoint:
+    attempt_id: int
+    question_id: str
+    answered_at: datetime
+    score: float
+    verdict: str
+    override: str | None
+
+
+class Practice:
+    """Practice for any user, over one session and one bank."""
+
+    def __init__(self, session: Session, bank: Bank) -> None:
+        self.session = session
+        self.bank = bank
+
+    # -- answering -------------------------------------------------------------------
+
+    def record_attempt(
+        self,
+        user: User,
+        question_id: str,
+        answer: str,
+        marking: Marking,
+        now: datetime,
+        *,
+        duration_ms: int | None = None,
+        transcript: dict[str, Any] | None = None,
+        delivery: dict[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> Attempt:
+        """Store an answer with its marking and reschedule the question (flushed, not committed).
+
+        ``transcript`` and ``delivery`` are the speech part's JSON (word timings; pace,
+        fillers, pauses). Raises NotFound for an unknown question id.
+        """
+        _aware(now)
+        question = self.bank.question(question_id)
+        if marking.question_id not in (None, question.full_id):
+            raise InvalidInput(f"the marking is for {marking.question_id}, not {question.full_id}")
+        attempt = attempt_repo.add_attempt(
+            self.session,
+            Attempt(
+                user_id=user.id,
+                question_id=question.full_id,
+                answered_at=now,
+                answer_text=answer,
+                transcript=transcript,
+                marking_json=marking.model_dump(mode="json"),
+                backend=marking.backend,
+                score=marking.score,
+                verdict=marking.verdict,
+                duration_ms=duration_ms,
+                delivery=delivery,
+                session_id=session_id,
+            ),
+        )
+        state = review_repo.review_state(self.session, user.id, question.full_id)
+        card = state.card if state is not None else schedule.new_card(now)
+        self._save_card(user, question.full_id, schedule.review(card, schedule.rating_for(marking), now))
+        return attempt
+
+    def override(self, user: User, attempt_id: int, verdict: Override | None, now: datetime) -> Attempt:
+        """The candidate overrules the marker ("right" / "missed"; None withdraws it).
+
+        The question's schedule is rebuilt by replaying its attempts with their effective
+        ratings, so the override wins even for an older attempt.
+        """
+        _aware(now)
+        if verdict is not None and verdict not in OVERRIDES:
+            raise InvalidInput(f"override must be one of {', '.join(OVERRIDES)}, got {verdict!r}")
+        attempt = attempt_repo.attempt_for_user(self.session, user.id, attempt_id)
+        attempt.override = verdict
+        attempt.overridden_at = now if verdict is not None else None
+        self.session.flush()
+        self.reschedule(user, attempt.question_id)
+        return attempt
+
+    def reschedule(self, user: User, question_id: str) -> ReviewState | None:
+        """Rebuild a question's review state from its attempts (pure replay, oldest first)."""
+        attempts = attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id)
+        if not attempts:
+            return None
+        card = schedule.new_card(attempts[0].answered_at)
+        for attempt in attempts:
+            rating = schedule.rating_for(attempt.marking, _override(attempt.override))
+            card = schedule.review(card, rating, attempt.answered_at)
+        return self._save_card(user, question_id, card)
+
+    def _save_card(self, user: User, question_id: str, card: dict[str, Any]) -> ReviewState:
+        return review_repo.save_review_state(
+            self.session, user.id, question_id, card, schedule.due_at(card), schedule.last_review_at(card)
+        )
+
+    # -- what next -------------------------------------------------------------------
+
+    def next_question(
+        self,
+        user: User,
+        scope: Scope,
+        now: datetime,
+        new_limit: int,
+        *,
+        session_id: str | None = None,
+        exclude: Collection[str] = (),
+    ) -> queue.NextQuestion | None:
+        """Follow-up of the question just answered, else the most overdue review, else a new
+        question in learning order (at most ``new_limit`` new ones per ``session_id``).
+        See :mod:`viva.practice.queue` for why in that order."""
+        _aware(now)
+        return queue.next_question(
+            self.session, self.bank, user, scope, now, new_limit, session_id=session_id, exclude=exclude
+        )
+
+    def due(
+        self, user: User, now: datetime, horizon: timedelta = timedelta(0), scope: Scope | None = None
+    ) -> list[queue.DueItem]:
+        """Questions due by ``now + horizon``, soonest first."""
+        _aware(now)
+        return queue.due_items(self.session, self.bank, user, now + horizon, scope or Scope())
+
+    def review_state(self, user: User, question_id: str) -> ReviewState | None:
+        """The question's schedule for ``user`` (``.due`` is the next review), if answered."""
+        return review_repo.review_state(self.session, user.id, question_id)
+
+    def attempt(self, user: User, attempt_id: int) -> Attempt:
+        """One of the user's attempts; NotFound if it is not theirs."""
+        return attempt_repo.attempt_for_user(self.session, user.id, attempt_id)
+
+    def attempts(self, user: User, question_id: str | None = None) -> list[Attempt]:
+        return list(attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id))
+
+    def lesson_for(self, question: Question, marking: Marking) -> LessonPointer:
+        """Where the points missed in ``marking`` are taught."""
+        return lesson_for(self.bank, question, marking)
+
+    # -- progress --------------------------------------------------------------------
+
+    def mastery(self, user: User, now: datetime) -> list[measures.Mastery]:
+        _aware(now)
+        return measures.mastery(self.bank, self.attempts(user), self._states(user), now)
+
+    def weakest_points(self, user: User, limit: int = 10) -> list[measures.WeakPoint]:
+        return measures.weakest_points(self.bank, self.attempts(user), limit)
+
+    def forecast(self, user: User, now: datetime, days: int = 30) -> list[measures.DayCount]:
+        """Reviews due per calendar day from today (overdue ones count today)."""
+        _aware(now)
+        return measures.forecast(self._states(user), now, days)
+
+    def score_history(self, user: User) -> list[ScorePoint]:
+        return [
+            ScorePoint(a.id, a.question_id, a.answered_at, a.score, a.verdict, a.override)
+            for a in self.attempts(user)
+        ]
+
+    def _states(self, user: User) -> list[ReviewState]:
+        return list(review_repo.review_states(self.session, user.id))
+
+    # -- history ---------------------------------------------------------------------
+
+    def export_history(self, user: User) -> dict[str, Any]:
+        """A JSON-ready document of the user's attempts and review states."""
+        return history.export_document(self.session, [user])
+
+    def import_history(self, data: Any, as_user: str | None = None) -> history.ImportReport:
+        """Add an exported document's history (idempotent); the caller commits."""
+        return history.import_document(self.session, data, as_user)
+
+
+def _aware(now: datetime) -> None:
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise InvalidInput("now must be timezone-aware, e.g. datetime.now(UTC)")
+
+
+def _override(value: str | None) -> Override | None:
+    if value == "right":
+        return "right"
+    return "missed" if value == "missed" else None

@@ -1,0 +1,100 @@
+"""Engines, migrations and the unit of work.
+
+Nothing here runs at import time. The program builds one engine from
+``Settings.resolved_database_url`` where it starts, calls :func:`migrate` once, and opens
+a :func:`session_scope` per unit of work (a CLI answer, a web request). Repositories take
+the session and never commit: the caller decides what belongs in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = "viva.store:migrations"
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for ``url``; for SQLite also WAL, foreign keys and a busy timeout.
+
+    WAL lets the web read while the CLI writes; foreign keys are off by default in
+    SQLite; the busy timeout makes a second writer wait instead of failing at once.
+    A SQLite file's folder is created if missing, so the default works on a fresh machine.
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, **kwargs)
+    database = parsed.database
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, **kwargs)
+    event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # Python's sqlite3 module issues BEGIN itself, late and not around DDL, which breaks
+    # SAVEPOINTs and transactional migrations; turn that off and let SQLAlchemy emit BEGIN.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN")
+
+
+def alembic_config(engine: Engine) -> Config:
+    """An Alembic config pointing at the packaged migrations, with no ini file needed."""
+    config = Config()
+    config.set_main_option("script_location", MIGRATIONS)
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    return config
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema up to ``revision``; safe to call on every start."""
+    with engine.begin() as connection:
+        config = alembic_config(engine)
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+@contextmanager
+def session_scope(engine_or_factory: Engine | sessionmaker[Session]) -> Iterator[Session]:
+    """One unit of work: commit if the block finishes, roll back if it raises.
+
+    ``expire_on_commit=False`` so objects stay readable after the commit (the CLI prints
+    an attempt after saving it).
+    """
+    factory = (
+        session_factory(engine_or_factory) if isinstance(engine_or_factory, Engine) else engine_or_factory
+    )
+    session = factory()
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()

@@ -1,0 +1,79 @@
+"""Engines and the unit of work."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, select, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from viva.settings import Settings
+from viva.store import User, make_engine, migrate, session_scope
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def test_sqlite_pragmas(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'nested' / 'viva.sqlite3'}")
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+    engine.dispose()
+
+
+def test_default_database_is_a_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    engine = make_engine(settings.resolved_database_url)
+    migrate(engine)
+    assert (tmp_path / "data" / "viva.sqlite3").is_file()
+    engine.dispose()
+
+
+def test_session_scope_commits_or_rolls_back(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'uow.sqlite3'}")
+    migrate(engine)
+    with session_scope(engine) as session:
+        session.add(User(name="kept", created_at=NOW))
+    with pytest.raises(RuntimeError), session_scope(engine) as session:
+        session.add(User(name="dropped", created_at=NOW))
+        session.flush()
+        raise RuntimeError("boom")
+    with session_scope(engine) as session:
+        assert session.scalars(select(User.name)).all() == ["kept"]
+    engine.dispose()
+
+
+def test_times_come_back_aware_in_utc(db: Session) -> None:
+    paris = timezone(timedelta(hours=1))
+    db.add(User(name="tz", created_at=datetime(2026, 3, 2, 10, 0, tzinfo=paris)))
+    db.flush()
+    db.expire_all()
+    created = db.scalars(select(User.created_at).where(User.name == "tz")).one()
+    assert created == NOW
+    assert created.utcoffset() == timedelta(0)
+
+
+def test_naive_times_are_refused(db: Session) -> None:
+    db.add(User(name="naive", created_at=datetime(2026, 3, 2)))
+    with pytest.raises(Exception, match="naive datetime"):
+        db.flush()
+
+
+def test_foreign_keys_are_enforced(db: Session) -> None:
+    with pytest.raises(IntegrityError):
+        db.execute(
+            text(
+                "INSERT INTO review_states (user_id, question_id, card, due) "
+                "VALUES (999999, 'x/y', '{}', :due)"
+            ),
+            {"due": NOW},
+        )
+
+
+def test_each_test_starts_empty(db: Session, engine: Engine) -> None:
+    # the rows other tests added were rolled back
+    assert db.scalars(select(User).where(User.name.in_(["tz", "ada"]))).all() == []
