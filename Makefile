@@ -28,7 +28,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 run: $(RUN_STAMP)
-	$(BIN)/viva topics
+	$(BIN)/viva serve --single-user
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -50,7 +50,35 @@ class Settings:
     whisper_model: str = _setting(
         "base.en", "faster-whisper model name (downloaded once) or a local folder.", "VIVA_WHISPER_MODEL"
     )
-    user: str = _setting("me", "Candidate name used by the CLI.", "VIVA_USER")
+    user: str = _setting(
+        "me", "Candidate name used by the CLI and by the web app in single-user mode.", "VIVA_USER"
+    )
+    host: str = _setting("127.0.0.1", "Address `viva serve` binds to.", "VIVA_HOST")
+    port: int = _setting(8000, "Port `viva serve` listens on.", "VIVA_PORT")
+    workers: int = _setting(1, "Web worker processes (`viva serve`); each is stateless.", "VIVA_WORKERS")
+    single_user: bool = _setting(
+        False,
+        "Sign the candidate VIVA_USER in automatically, with no login (only on a loopback address).",
+        "VIVA_SINGLE_USER",
+    )
+    secret_key: str = _setting(
+        "",
+        "Key that signs session cookies; every worker must share it.",
+        "VIVA_SECRET_KEY",
+        "generated once into the data folder",
+    )
+    session_days: int = _setting(14, "How long a web login lasts, in days.", "VIVA_SESSION_DAYS")
+    max_answer_chars: int = _setting(
+        10000, "Longest typed answer accepted; longer ones get HTTP 413.", "VIVA_MAX_ANSWER_CHARS"
+    )
+    login_max_failures: int = _setting(
+        5,
+        "Failed logins allowed per account or address in the window before HTTP 429.",
+        "VIVA_LOGIN_MAX_FAILURES",
+    )
+    login_window_minutes: int = _setting(
+        15, "The login rate limit's window, in minutes.", "VIVA_LOGIN_WINDOW_MINUTES"
+    )
 
     def __post_init__(self) -> None:
         if self.content_dir is None:

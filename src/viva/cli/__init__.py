@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from viva import __version__
-from viva.cli import bank, browse, practice
+from viva.cli import bank, browse, practice, serve
 from viva.settings import Settings
 
 app = typer.Typer(
@@ -21,6 +21,7 @@ app = typer.Typer(
 app.add_typer(bank.app, name="bank")
 browse.register(app)
 practice.register(app)
+serve.register(app)
 
 
 def _version(value: bool) -> None:

@@ -1,0 +1,106 @@
+"""``viva serve``: run the web app with uvicorn.
+
+Options become ``VIVA_*`` environment variables before uvicorn starts, because with
+several workers each worker process builds its own app from the environment
+(:func:`viva.web.factory.app_from_env`). The schema is migrated once here, before any
+worker starts, so workers never race to migrate.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from typing import Annotated
+
+import typer
+
+from viva.cli.common import fail, settings
+from viva.settings import Settings
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[
+        str | None, typer.Option(help="Address to bind (default: VIVA_HOST or 127.0.0.1).")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default: VIVA_PORT or 8000).")] = None,
+    database: Annotated[
+        str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql+psycopg://… (default: SQLite file).")
+    ] = None,
+    single_user: Annotated[
+        bool | None,
+        typer.Option("--single-user/--multi-user", help="Sign VIVA_USER in automatically (loopback only)."),
+    ] = None,
+    force_single_user: Annotated[
+        bool,
+        typer.Option(
+            "--force-single-user",
+            help="Allow --single-user on a non-loopback address (anyone who can reach it is you).",
+        ),
+    ] = False,
+    workers: Annotated[int | None, typer.Option(min=1, max=64, help="Worker processes.")] = None,
+    proxy_headers: Annotated[
+        str, typer.Option(help="Trust X-Forwarded-* from these addresses (comma-separated, or '*').")
+    ] = "127.0.0.1",
+) -> None:
+    """Start the web app (SQLite by default; PostgreSQL with --database)."""
+    import uvicorn
+
+    from viva.store import make_engine, migrate
+
+    config: Settings = settings(ctx).with_(
+        host=host, port=port, database_url=database, single_user=single_user, workers=workers
+    )
+    if config.single_user and not _loopback(config.host) and not force_single_user:
+        raise fail(
+            f"--single-user on {config.host} would let anyone who can reach it act as {config.user!r}; "
+            "bind to 127.0.0.1, or add --force-single-user if that is what you want"
+        )
+    for name, value in _environment(config).items():
+        os.environ[name] = value
+    engine = make_engine(config.resolved_database_url)
+    migrate(engine)
+    engine.dispose()
+    mode = f"single-user as {config.user!r}" if config.single_user else "accounts"
+    typer.echo(f"Viva on http://{_url_host(config.host)}:{config.port} ({mode}, {config.workers} worker(s))")
+    uvicorn.run(
+        "viva.web.factory:app_from_env",
+        factory=True,
+        host=config.host,
+        port=config.port,
+        workers=config.workers,
+        proxy_headers=True,
+        forwarded_allow_ips=proxy_headers,
+        log_level="info",
+        access_log=False,
+    )
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _environment(config: Settings) -> dict[str, str]:
+    values = {
+        "VIVA_CONTENT_DIR": str(config.content_dir),
+        "VIVA_DATA_DIR": str(config.data_dir),
+        "VIVA_DATABASE_URL": config.database_url,
+        "VIVA_SINGLE_USER": "true" if config.single_user else "false",
+        "VIVA_HOST": config.host,
+        "VIVA_PORT": str(config.port),
+        "VIVA_WORKERS": str(config.workers),
+    }
+    return {k: v for k, v in values.items() if v}
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)

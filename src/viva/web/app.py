@@ -1,0 +1,74 @@
+"""``create_app(settings)``: the whole web app, built from an explicit settings object.
+
+Everything is built here, once per app, and nothing at import time: the engine (and the
+schema migrated to head), the bank, the search index, the templates. Several workers each
+build their own copy; what they share lives in the database and in signed cookies.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import Engine
+
+from viva.bank import load_bank
+from viva.settings import Settings
+from viva.store import make_engine, migrate, session_factory
+from viva.web import handlers
+from viva.web.lessons import FragmentCache, LessonRenderer
+from viva.web.rendering import make_templates
+from viva.web.routes import register_routes
+from viva.web.search import SearchIndex
+from viva.web.security import SecurityHeaders
+from viva.web.sessions import CookieSessions, secret_key
+from viva.web.state import AppState, Clock
+
+log = logging.getLogger("viva.web")
+STATIC = Path(__file__).parent / "static"
+BODY_OVERHEAD = 64 * 1024
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def create_app(settings: Settings, *, engine: Engine | None = None, clock: Clock = _utc_now) -> FastAPI:
+    """The app for ``settings``; pass ``engine`` to share one (tests), ``clock`` to fix time."""
+    engine = engine or make_engine(settings.resolved_database_url, pool_pre_ping=True)
+    migrate(engine)
+    bank, errors = load_bank(settings.content_dir)
+    if errors:
+        log.warning("the bank has %d error(s); run `viva bank check` to see them", len(errors))
+    lessons = LessonRenderer()
+    state = AppState(
+        settings=settings,
+        engine=engine,
+        sessions=session_factory(engine),
+        bank=bank,
+        search=SearchIndex.from_bank(bank),
+        lessons=lessons,
+        fragments=FragmentCache(),
+        templates=make_templates(lessons),
+        clock=clock,
+    )
+    app = FastAPI(
+        title="Viva",
+        version="1",
+        summary="Practise technical interview questions out loud.",
+        openapi_url="/api/v1/openapi.json",
+        docs_url=None,  # the hosted docs pages need inline scripts our CSP forbids
+        redoc_url=None,
+        # room for the longest answer in UTF-8 plus form overhead; larger bodies get 413
+        max_body_size=settings.max_answer_chars * 4 + BODY_OVERHEAD,
+    )
+    app.state.viva = state
+    handlers.install(app)
+    register_routes(app)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(CookieSessions, key=secret_key(settings), max_age=settings.session_days * 86400)
+    app.add_middleware(SecurityHeaders)
+    return app

@@ -1,0 +1,112 @@
+"""Accounts: argon2 passwords, the login rate limit, and API tokens.
+
+Nothing here is kept in process memory: failed logins are rows (``login_failures``) so the
+limit holds across workers, the signed-in user is an id in the signed session cookie, and
+an API token is stored only as its SHA-256 (it is random, so a slow hash adds nothing).
+
+The limit counts failures per account name and per client address over a sliding window;
+an address gets more room than a name because many people may share one (an office NAT).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy.orm import Session
+
+from viva.errors import InvalidInput
+from viva.settings import Settings
+from viva.store import logins
+from viva.store.models import User
+from viva.store.users import get_user
+from viva.web.errors import TooManyLogins
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,39}$")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+ADDRESS_ALLOWANCE = 4
+"""An address may fail this many times more than one account name before it is held back."""
+
+_hasher = PasswordHasher()
+# Verifying against this when the name is unknown keeps the timing the same as a real check.
+_DUMMY_HASH = _hasher.hash("not a real password")
+
+
+def check_new_account(name: str, password: str) -> dict[str, str]:
+    """Problems with a sign-up form, by field (empty when it is fine)."""
+    problems: dict[str, str] = {}
+    if not NAME.match(name):
+        problems["name"] = (
+            "2 to 40 letters, digits, dots, dashes or underscores, starting with a letter or digit."
+        )
+    if len(password) < MIN_PASSWORD:
+        problems["password"] = f"At least {MIN_PASSWORD} characters."
+    elif len(password) > MAX_PASSWORD:
+        problems["password"] = f"At most {MAX_PASSWORD} characters."
+    return problems
+
+
+def sign_up(session: Session, name: str, password: str, now: datetime) -> User:
+    """Create an account; InvalidInput if the name is taken or the form is invalid."""
+    problems = check_new_account(name, password)
+    if problems:
+        raise InvalidInput(" ".join(problems.values()))
+    existing = get_user(session, name)
+    if existing is not None:
+        raise InvalidInput(f"the name {name!r} is taken", hint="choose another or log in")
+    user = User(name=name, password_hash=_hasher.hash(password), created_at=now)
+    session.add(user)
+    session.flush()
+    return user
+
+
+def log_in(
+    session: Session, settings: Settings, name: str, password: str, address: str, now: datetime
+) -> User | None:
+    """The user if ``password`` is theirs, else None (and the failure is counted).
+
+    Raises :class:`TooManyLogins` before checking anything once the limit is reached, so a
+    guesser learns nothing more until the window passes. Accounts without a password (CLI
+    candidates) cannot log in on the web.
+    """
+    window = timedelta(minutes=settings.login_window_minutes)
+    keys = {
+        f"name:{name.lower()[:100]}": settings.login_max_failures,
+        f"ip:{address[:100]}": settings.login_max_failures * ADDRESS_ALLOWANCE,
+    }
+    counts = logins.count_login_failures(session, keys, now - window)
+    if any(counts.get(key, 0) >= limit for key, limit in keys.items()):
+        raise TooManyLogins(
+            "too many failed logins; wait a few minutes and try again",
+            retry_after=int(window.total_seconds()),
+        )
+    user = get_user(session, name)
+    if _verify(user.password_hash if user is not None else None, password):
+        assert user is not None
+        return user
+    for key in keys:
+        logins.add_login_failure(session, key, now)
+    return None
+
+
+def _verify(stored: str | None, password: str) -> bool:
+    try:
+        return _hasher.verify(stored or _DUMMY_HASH, password[:MAX_PASSWORD]) and stored is not None
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def new_api_token(session: Session, user: User, label: str, now: datetime) -> str:
+    """Create a token for ``user`` and return it; it is shown once and only its hash is kept."""
+    token = "viva_" + secrets.token_urlsafe(32)
+    logins.add_api_token(session, user.id, token_hash(token), label.strip()[:100], now)
+    return token
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()

@@ -1,0 +1,154 @@
+"""FastAPI dependencies: the unit of work, who is asking, and CSRF.
+
+One database session per request, committed when the handler returns (before the
+response is sent, ``scope="function"``) and rolled back if it raises. Who is asking comes
+from, in order: a ``Authorization: Bearer`` API token, the signed session cookie, or — in
+single-user mode — the local candidate, signed in automatically.
+
+CSRF: a random token lives in the session; every state-changing request authenticated by
+the cookie must echo it, in the ``csrf_token`` form field or the ``X-CSRF-Token`` header
+(htmx sends the header; see ``base.html``). Bearer-token requests carry no ambient
+authority, so they need no CSRF token.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+from sqlalchemy.orm import Session
+
+from viva.store import logins
+from viva.store.db import session_scope
+from viva.store.models import User
+from viva.store.users import get_or_create_user
+from viva.web.auth import token_hash
+from viva.web.errors import Forbidden, NotSignedIn
+from viva.web.state import AppState, app_state, app_state_dependency
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "x-csrf-token"
+
+
+def db(request: Request) -> Iterator[Session]:
+    with session_scope(app_state(request).sessions) as session:
+        yield session
+
+
+DB = Annotated[Session, Depends(db, scope="function")]
+State = Annotated[AppState, Depends(app_state_dependency)]
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is signed in, as plain data for templates: still readable after a rollback."""
+
+    id: int
+    name: str
+
+
+def current_user(request: Request, session: DB, state: State) -> User | None:
+    """The user making the request, or None; a :class:`Viewer` copy goes on ``request.state``."""
+    user = _bearer_user(request, session, state) or _session_user(request, session, state)
+    request.state.user = Viewer(user.id, user.name) if user is not None else None
+    return user
+
+
+def _bearer_user(request: Request, session: Session, state: AppState) -> User | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    user = logins.user_for_token(session, token_hash(token.strip()), state.clock())
+    if user is None:
+        raise NotSignedIn("unknown or revoked API token", hint="create one on the Account page")
+    request.state.via_token = True
+    return user
+
+
+def _session_user(request: Request, session: Session, state: AppState) -> User | None:
+    user_id = request.session.get("uid")
+    if isinstance(user_id, int):
+        user = session.get(User, user_id)
+        if user is not None:
+            return user
+        request.session.pop("uid", None)
+    if state.settings.single_user:
+        user = get_or_create_user(session, state.settings.user, state.clock())
+        remember(request, user)
+        return user
+    return None
+
+
+def remember(request: Request, user: User) -> None:
+    """Keep the signed-in user in the session cookie (the name too, for pages that need no database)."""
+    request.session["uid"] = user.id
+    request.session["name"] = user.name
+
+
+MaybeUser = Annotated[User | None, Depends(current_user)]
+
+
+async def viewer(request: Request, state: State) -> Viewer | None:
+    """Who is signed in, from the signed cookie alone: for pages that show only bank content.
+
+    No database round trip, so reading pages (topic, lesson, search) cost the same for
+    everyone; pages that show per-user data resolve the real user with :func:`current_user`.
+    """
+    user_id, name = request.session.get("uid"), request.session.get("name")
+    found: Viewer | None = None
+    if isinstance(user_id, int) and isinstance(name, str):
+        found = Viewer(user_id, name)
+    elif state.settings.single_user:
+        found = Viewer(0, state.settings.user)
+    request.state.user = found
+    return found
+
+
+MaybeViewer = Annotated[Viewer | None, Depends(viewer)]
+
+
+async def require_user(user: MaybeUser) -> User:
+    if user is None:
+        raise NotSignedIn("log in to see your own practice and progress")
+    return user
+
+
+CurrentUser = Annotated[User, Depends(require_user)]
+
+
+def csrf_token(request: Request) -> str:
+    """This session's CSRF token, created on first use."""
+    token = request.session.get("csrf")
+    if not isinstance(token, str) or len(token) < 20:
+        token = secrets.token_urlsafe(32)
+        request.session["csrf"] = token
+    return token
+
+
+async def verify_csrf(request: Request) -> None:
+    """Refuse a state-changing, cookie-authenticated request without the session's token."""
+    if request.method in SAFE_METHODS:
+        return
+    if request.headers.get("authorization", "").lower().startswith("bearer "):
+        return
+    expected = request.session.get("csrf")
+    sent = request.headers.get(CSRF_HEADER)
+    if sent is None and request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        form = await request.form()
+        field = form.get(CSRF_FIELD)
+        sent = field if isinstance(field, str) else None
+    if not isinstance(expected, str) or not sent or not secrets.compare_digest(expected, sent):
+        raise Forbidden(
+            "this form has expired or did not come from Viva",
+            hint="reload the page and submit it again",
+        )
+
+
+RowId = Annotated[int, Path(ge=1, le=2**31 - 1, description="a database id")]
+"""An id path parameter: anything outside a 32-bit INTEGER column's range names nothing (422)."""

@@ -1,0 +1,49 @@
+"""What one app holds for its lifetime: settings, engine, bank, search index, templates.
+
+Everything here is built once by :func:`viva.web.app.create_app` and is either immutable
+(the bank and what is derived from it) or shared safely between requests (the engine's
+connection pool). Nothing per-user lives in process memory, so any worker can serve any
+request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from fastapi import Request
+from fastapi.templating import Jinja2Templates
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from viva.bank import Bank
+from viva.settings import Settings
+from viva.web.lessons import FragmentCache, LessonRenderer
+from viva.web.search import SearchIndex
+
+Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True)
+class AppState:
+    settings: Settings
+    engine: Engine
+    sessions: sessionmaker[Session]
+    bank: Bank
+    search: SearchIndex
+    lessons: LessonRenderer
+    fragments: FragmentCache
+    templates: Jinja2Templates
+    clock: Clock
+
+
+def app_state(request: Request) -> AppState:
+    """The :class:`AppState` of the app serving ``request``."""
+    state: AppState = request.app.state.viva
+    return state
+
+
+async def app_state_dependency(request: Request) -> AppState:
+    """:func:`app_state` as a dependency; ``async`` so FastAPI runs it inline, not in a thread."""
+    return app_state(request)
