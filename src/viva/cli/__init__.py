@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from viva import __version__
-from viva.cli import bank, browse, practice, serve
+from viva.cli import bank, browse, mark, practice, serve, speech
 from viva.settings import Settings
 
 app = typer.Typer(
@@ -20,6 +20,8 @@ app = typer.Typer(
 )
 app.add_typer(bank.app, name="bank")
 browse.register(app)
+mark.register(app)
+speech.register(app)
 practice.register(app)
 serve.register(app)
 

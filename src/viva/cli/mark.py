@@ -1,0 +1,138 @@
+"""``viva mark`` and ``viva eval asag``: thin commands over :mod:`viva.marking`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from viva.bank import Question
+from viva.cli.common import bank_for, fail, out, print_json, read_text_arg, settings, user_errors
+from viva.cli.speech import print_delivery, spoken_json, transcribe_for_cli
+from viva.errors import InvalidInput
+from viva.marking import Marking, get_backend, question_from_reference
+from viva.marking.evaluate import evaluate, read_jsonl
+
+eval_app = typer.Typer(help="Measure the marker against labelled data.", no_args_is_help=True)
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+_SYMBOL = {"covered": "[green]✓[/]", "partial": "[yellow]~[/]", "missed": "[red]✗[/]"}
+BackendOption = Annotated[str | None, typer.Option("--backend", help="Marker backend: default or semantic.")]
+FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
+
+
+def _highlighted(answer: str, marking: Marking) -> Text:
+    text = Text(answer)
+    for point in marking.points:
+        style = "bold green" if point.status == "covered" else "yellow"
+        for span in point.evidence:
+            text.stylize(style, span.start, span.end)
+    for found in marking.misconceptions:
+        for span in found.evidence:
+            text.stylize("bold red", span.start, span.end)
+    return text
+
+
+def show_marking(marking: Marking) -> None:
+    """Human output: the answer with evidence highlighted, each point, misconceptions, score."""
+    out.print(_highlighted(marking.answer, marking))
+    out.print()
+    for point in marking.points:
+        quotes = "; ".join(f"“{marking.answer[s.start:s.end]}”" for s in point.evidence)
+        tail = f"  [dim]{quotes}[/]" if quotes and point.status != "missed" else ""
+        out.print(f"{_SYMBOL[point.status]} {point.text}{tail}", markup=True, highlight=False)
+    for found in marking.misconceptions:
+        out.print(f"[red]✗ misconception:[/] {found.text}\n  [bold]→[/] {found.correction}")
+    if marking.flags:
+        out.print(f"[dim]flags: {', '.join(marking.flags)}[/]")
+    colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
+    out.print(f"[bold]score {marking.score:.2f}[/] — [{colour}]{marking.verdict}[/]  "
+              f"[dim]({marking.backend} {marking.backend_version})[/]")
+
+
+def _batch_question(ctx: typer.Context, row: dict[str, Any], number: int) -> tuple[Question, str]:
+    if "answer" not in row:
+        raise InvalidInput(f"line {number}: missing field 'answer'")
+    if "question_id" in row:
+        return bank_for(ctx).question(str(row["question_id"])), str(row["answer"])
+    if "question" in row and "reference" in row:
+        return question_from_reference(str(row["question"]), str(row["reference"])), str(row["answer"])
+    raise InvalidInput(f"line {number}: needs question_id, or question and reference")
+
+
+@user_errors
+def mark(
+    ctx: typer.Context,
+    question_id: Annotated[
+        str | None, typer.Argument(help="topic-id/question-id; `-` after it reads stdin.")
+    ] = None,
+    stdin: Annotated[str | None, typer.Argument(help="`-` to read the answer from standard input.",
+                                                show_default=False)] = None,
+    answer: Annotated[str | None, typer.Option("--answer", help="The answer text.")] = None,
+    answer_file: Annotated[
+        Path | None, typer.Option("--answer-file", help="Read the answer from a file.")
+    ] = None,
+    batch: Annotated[
+        Path | None, typer.Option("--batch", help="JSONL of answers; prints one Marking per line.")
+    ] = None,
+    audio: Annotated[
+        Path | None, typer.Option("--audio", help="Mark a recording (transcribed first).")
+    ] = None,
+    backend: BackendOption = None,
+    format: FormatOption = OutputFormat.text,
+) -> None:
+    """Mark an answer against a question's points (or a batch of answers)."""
+    engine = get_backend(backend or settings(ctx).marking_backend)
+    if batch is not None:
+        for number, row in enumerate(read_jsonl(batch), 1):
+            question, line_answer = _batch_question(ctx, row, number)
+            sys.stdout.write(engine.mark(question, line_answer).model_dump_json() + "\n")
+        return
+    if question_id is None:
+        raise fail("give a QUESTION_ID, or --batch FILE.jsonl")
+    spoken = transcribe_for_cli(ctx, audio, question_id) if audio is not None else None
+    text: str | None = spoken.text if spoken else read_text_arg("-" if stdin == "-" else answer, answer_file)
+    if text is None:
+        raise fail("give the answer with --answer TEXT, --answer-file PATH or - (standard input)")
+    marking = engine.mark(bank_for(ctx).question(question_id), text)
+    if format is OutputFormat.json:
+        doc = json.loads(marking.model_dump_json())
+        print_json(doc | spoken_json(spoken, marking) if spoken else doc)
+    else:
+        show_marking(marking)
+        if spoken:
+            print_delivery(spoken, marking)
+
+
+@eval_app.command("asag")
+@user_errors
+def asag(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="Labelled JSONL: question, reference, answer, score|label.")],
+    backend: BackendOption = None,
+    format: FormatOption = OutputFormat.text,
+) -> None:
+    """Mark a labelled short-answer set; print Pearson, Spearman, RMSE, AUC and speed."""
+    if not path.exists():
+        raise fail(f"no such file: {path}")
+    report = evaluate(read_jsonl(path), backend or settings(ctx).marking_backend).as_dict()
+    if format is OutputFormat.json:
+        print_json(report)
+        return
+    for key, value in report.items():
+        out.print(f"{key:>14}  {'n/a' if value is None else value}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(mark)
+    app.add_typer(eval_app, name="eval")
