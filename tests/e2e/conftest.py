@@ -84,8 +84,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """Chromium for this package only: Playwright's sync API keeps an event loop running
+    in the main thread until it stops, which would break ``asyncio.run`` in later tests."""
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     try:
