@@ -34,3 +34,24 @@ def test_reference_id_is_stable() -> None:
     a = question_from_reference("Q?", "Some reference answer here.")
     b = question_from_reference("Q?", "Some reference answer here.")
     assert a.id == b.id
+
+
+def test_restating_the_question_earns_no_precision() -> None:
+    from viva.marking import scoring
+    from viva.marking.lexical import LexicalBackend, reference_features
+
+    q = question_from_reference(
+        "What is the role of a prototype program in problem solving?",
+        "To simulate the behaviour of portions of the desired software product.",
+    )
+    lexical = LexicalBackend()
+
+    def precision(answer: str) -> float:
+        analysis, results, _ = lexical.assess(q, answer)
+        return reference_features(q, analysis, scoring.coverage(q, results)).precision
+
+    on_point = precision("It simulates portions of the desired product.")
+    padded = precision("The role of a prototype program in problem solving: it simulates the product.")
+    assert on_point == 1.0
+    assert padded >= 0.75  # restating the question dilutes little (it was 2/7 when prompt words counted)
+    assert precision("A prototype program helps problem solving.") < 0.35

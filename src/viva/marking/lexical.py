@@ -16,7 +16,7 @@ import functools
 from viva.bank.model import Question
 from viva.marking import guards, scoring
 from viva.marking.misconceptions import Detection, detect
-from viva.marking.points import PointResult, Target, mark_claims, match, target
+from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult, Target, mark_claims, match, target
 from viva.marking.reference import is_reference_only
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse
@@ -66,15 +66,21 @@ def _reference_keys(reference: str) -> frozenset[str]:
 
 def reference_features(question: Question, answer: Analysis, coverage: float) -> scoring.ReferenceFeatures:
     """What the reference-mode score is made of (see :mod:`viva.marking.scoring`)."""
-    whole = match(target(question.answer, _prompt_keys(question.prompt)), answer)
+    prompt = _prompt_keys(question.prompt)
+    whole = match(target(question.answer, prompt), answer)
     reference = _reference_keys(question.answer)
     content = answer.content_terms()
     size = sum(t.weight for t in content)
-    shared = sum(t.weight for t in content if t.keys & reference)
+    # precision: the share of what the answer says *beyond the question* that the reference
+    # also says; words the prompt uses are demoted as in matching, so restating the question
+    # neither earns precision nor dilutes it
+    said = [(t.weight * (QUESTION_WORD_WEIGHT if t.keys & prompt else 1.0), t) for t in content]
+    new = sum(w for w, _ in said)
+    shared = sum(w for w, t in said if t.keys & reference)
     return scoring.ReferenceFeatures(
         points=coverage,
         whole=0.0 if whole.contradicted else whole.coverage,
-        precision=shared / size if size else 0.0,
+        precision=shared / new if new else 0.0,
         size=size,
     )
 

@@ -18,15 +18,15 @@ POINT_EXPONENT = 0.75  # authored points: credit for part of the points rises fa
 MISCONCEPTION_FACTOR = 0.5  # each misconception asserted halves the score
 MISCONCEPTION_CAP = 0.6  # an answer asserting a known misconception is never strong
 # Reference mode: a linear model of the human 0-5 mark, fitted across all questions of the
-# Mohler dev set (leave-one-question-out r = 0.536; benchmarks/asag_cv.py), then mapped so
+# Mohler dev set (leave-one-question-out r = 0.550; benchmarks/asag_cv.py), then mapped so
 # that an answer sharing nothing with the reference is weak and one a grader would give
 # 4.25/5 is strong.
 REFERENCE_MODEL = {
-    "intercept": 2.788,
-    "points": 0.301,
-    "whole": 0.919,
-    "precision": 0.836,
-    "length": 0.286,
+    "intercept": 2.659,
+    "points": 0.312,
+    "whole": 0.574,
+    "precision": 1.137,
+    "length": 0.374,
 }
 REFERENCE_ZERO = 2.5  # predicted mark (0-5) that maps to score 0
 REFERENCE_SPAN = 2.5  # predicted marks above REFERENCE_ZERO that map to score 1

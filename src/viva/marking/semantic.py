@@ -14,37 +14,79 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from viva.bank.model import Question
 from viva.errors import Unavailable
 from viva.marking import scoring
-from viva.marking.lexical import LexicalBackend, build_marking, reference_features
-from viva.marking.points import PointResult
+from viva.marking.lexical import LexicalBackend, _prompt_keys, build_marking, reference_features
+from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult
 from viva.marking.reference import is_reference_only
 from viva.marking.result import Marking
 from viva.marking.terms import Analysis
+from viva.marking.text import STOPWORDS, stem
+
+if TYPE_CHECKING:  # numpy comes with the semantic extra; imported where used
+    import numpy as np
+    import numpy.typing as npt
+
+    Matrix = npt.NDArray[np.float32]
 
 VERSION = "1.0"
 SIMILAR_FROM = 0.45  # cosine below which a chunk says nothing of the point
 SIMILAR_FULL = 0.8  # cosine at which it says the point in full
 SEMANTIC_SHARE = 0.8  # most credit embeddings alone can give a point
 CHUNK_WORDS = 24
-# Reference mode: the lexical model's predicted mark (0-5), the answer/reference cosine (on a
-# 0-5 scale) and their product (similarity matters most where words differ), fitted by
-# leave-one-question-out cross-validation on the Mohler dev set (benchmarks/asag_cv.py).
-REFERENCE_BLEND = {"intercept": -2.146, "lexical": 1.394, "cosine": 1.176, "both": -1.16}
+# Reference mode: the lexical model's predicted mark (0-5), the reference's alignment recall
+# (see ``alignment_recall``, on a 0-5 scale) and their product (similarity matters most where
+# words differ), fitted by leave-one-question-out cross-validation on the Mohler dev set
+# (benchmarks/asag_cv.py).
+REFERENCE_BLEND = {"intercept": -1.297, "lexical": 1.011, "aligned": 1.822, "both": -1.544}
 
 
 Similar = tuple[float, tuple[int, int]]  # cosine, and the span of the answer it came from
 
 
+class Encoded(NamedTuple):
+    """One text through the encoder: its unit sentence vector, word pieces and their unit vectors."""
+
+    vector: tuple[float, ...]
+    pieces: tuple[str, ...]  # the tokenizer's word pieces, special tokens dropped
+    tokens: Matrix  # one unit row per piece
+
+
 class Embedder(Protocol):
-    def __call__(self, texts: Sequence[str]) -> list[list[float]]: ...
+    def __call__(self, texts: Sequence[str]) -> list[Encoded]: ...
 
 
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+def _piece_weight(piece: str, prompt: frozenset[str]) -> float:
+    """Reference word pieces that carry meaning count; the prompt's own words count little."""
+    if not piece.isalnum() or piece in STOPWORDS:
+        return 0.0  # punctuation, function words, and "##ing"-style continuations
+    return QUESTION_WORD_WEIGHT if stem(piece) in prompt else 1.0
+
+
+def alignment_recall(reference: Encoded, answer: Sequence[Encoded], prompt: frozenset[str]) -> float:
+    """How much of the reference the answer says, word by word, in context.
+
+    Each content word piece of the reference is aligned with its most similar token
+    anywhere in the answer (contextual token vectors, cosine), and the similarities are
+    averaged, weighted as the lexical marker weighs words (BERTScore-style recall). Unlike one
+    sentence cosine, an answer that says the reference's claims among other things is not
+    diluted, and restating the question earns little.
+    """
+    import numpy as np
+
+    weights = np.array([_piece_weight(p, prompt) for p in reference.pieces], dtype=np.float32)
+    rows = [a.tokens for a in answer if len(a.tokens)]
+    if not rows or float(weights.sum()) <= 0:
+        return 0.0
+    best = (reference.tokens @ np.vstack(rows).T).max(axis=1)
+    return float((best * weights).sum() / weights.sum())
 
 
 def chunks(analysis: Analysis) -> list[tuple[int, int]]:
@@ -84,28 +126,32 @@ class SemanticBackend:
 
         return cls(load_embedder(model or Settings.from_env().semantic_model))
 
-    def _embed_one(self, text: str) -> tuple[float, ...]:
-        return tuple(self._embed([text])[0])
+    def _embed_one(self, text: str) -> Encoded:
+        return self._embed([text])[0]
 
     def similarities(self, question: Question, analysis: Analysis) -> tuple[list[Similar], float]:
-        """Per point: the best cosine and the span that earned it; and the best against the answer."""
+        """Per point: the best cosine and the span that earned it; and how much of the reference
+        the answer says (:func:`alignment_recall`)."""
         pieces = chunks(analysis)
         if not pieces:
             return [(0.0, (0, 0))] * len(question.points), 0.0
-        vectors = self._embed([analysis.text[a:b] for a, b in pieces])
+        encoded = self._embed([analysis.text[a:b] for a, b in pieces])
         best: list[Similar] = []
         for point in question.points:
-            targets = [self._cached(point.text), *(self._cached(a) for a in point.accept)]
+            targets = [self._cached(point.text).vector, *(self._cached(a).vector for a in point.accept)]
             best.append(
-                max((_cosine(t, v), span) for t in targets for v, span in zip(vectors, pieces, strict=True))
+                max(
+                    (_cosine(t, e.vector), span)
+                    for t in targets
+                    for e, span in zip(encoded, pieces, strict=True)
+                )
             )
-        whole = self._cached(question.answer)
-        overall = max(_cosine(whole, v) for v in vectors)
-        return best, overall
+        recall = alignment_recall(self._cached(question.answer), encoded, _prompt_keys(question.prompt))
+        return best, recall
 
     def mark(self, question: Question, answer: str) -> Marking:
         analysis, results, found = self._lexical.assess(question, answer)
-        similarity, overall = self.similarities(question, analysis)
+        similarity, recall = self.similarities(question, analysis)
         blended = [_blend(r, s) for r, s in zip(results, similarity, strict=True)]
         covered = scoring.coverage(question, blended)
         if is_reference_only(question):
@@ -113,12 +159,12 @@ class SemanticBackend:
                 question, analysis, scoring.coverage(question, results)
             ).predicted_mark()
             m = REFERENCE_BLEND
-            cosine = 5 * overall
+            aligned = 5 * recall
             predicted = (
                 m["intercept"]
                 + m["lexical"] * lexical_mark
-                + m["cosine"] * cosine
-                + m["both"] * lexical_mark * cosine / 5
+                + m["aligned"] * aligned
+                + m["both"] * lexical_mark * aligned / 5
             )
             base = max(0.0, min(1.0, (predicted - scoring.REFERENCE_ZERO) / scoring.REFERENCE_SPAN))
         else:
@@ -153,11 +199,26 @@ def load_embedder(model: str) -> Embedder:
     torch.set_num_threads(1)
     encoder: Any = SentenceTransformer(model, device="cpu")
 
-    def embed(texts: Sequence[str]) -> list[list[float]]:
-        vectors = encoder.encode(
-            list(texts), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+    import numpy as np
+
+    tokenizer = encoder.tokenizer
+    special = set(tokenizer.all_special_ids)
+
+    def embed(texts: Sequence[str]) -> list[Encoded]:
+        # one forward pass gives both the sentence vector and the contextual token vectors
+        outputs = encoder.encode(
+            list(texts), output_value=None, normalize_embeddings=True, show_progress_bar=False
         )
-        return [[float(x) for x in row] for row in vectors]
+        encoded: list[Encoded] = []
+        for out in outputs:
+            ids = [int(i) for i, m in zip(out["input_ids"], out["attention_mask"], strict=True) if int(m)]
+            keep = [k for k, i in enumerate(ids) if i not in special]
+            tokens = out["token_embeddings"][keep].float().numpy().astype(np.float32)
+            tokens /= np.maximum(np.linalg.norm(tokens, axis=1, keepdims=True), 1e-12)
+            pieces = tuple(tokenizer.convert_ids_to_tokens([ids[k] for k in keep]))
+            vector = tuple(float(x) for x in out["sentence_embedding"])
+            encoded.append(Encoded(vector, pieces, tokens))
+        return encoded
 
     return embed
 
