@@ -48,7 +48,29 @@ class Settings:
         "VIVA_SEMANTIC_MODEL",
     )
     whisper_model: str = _setting(
-        "base.en", "faster-whisper model name (downloaded once) or a local folder.", "VIVA_WHISPER_MODEL"
+        "auto",
+        "Whisper model: auto (the packaged tiny.en if installed, else base.en), a faster-whisper "
+        "name such as base.en (downloaded once), or a local model folder.",
+        "VIVA_WHISPER_MODEL",
+    )
+    max_audio_bytes: int = _setting(
+        32 * 1024 * 1024,
+        "Largest spoken-answer upload, in bytes; larger ones get HTTP 413 before they are read.",
+        "VIVA_MAX_AUDIO_BYTES",
+        "`33554432` (32 MiB)",
+    )
+    max_audio_seconds: int = _setting(
+        300, "Longest spoken answer, in seconds; longer ones get HTTP 413.", "VIVA_MAX_AUDIO_SECONDS"
+    )
+    transcription_workers: int = _setting(
+        1,
+        "Transcriptions one web worker runs at once (threads sharing one loaded model).",
+        "VIVA_TRANSCRIPTION_WORKERS",
+    )
+    transcription_queue: int = _setting(
+        8,
+        "Uploads one web worker lets wait for transcription; past that they get HTTP 503.",
+        "VIVA_TRANSCRIPTION_QUEUE",
     )
     user: str = _setting(
         "me", "Candidate name used by the CLI and by the web app in single-user mode.", "VIVA_USER"

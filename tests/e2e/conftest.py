@@ -52,7 +52,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`viva serve` in accounts mode on a fresh SQLite file and a free loopback port."""
     data = tmp_path_factory.mktemp("e2e-data")
     port = _free_port()
-    env = {**os.environ, "VIVA_DATA_DIR": str(data), "VIVA_DATABASE_URL": f"sqlite:///{data / 'e2e.sqlite3'}"}
+    env = {
+        **os.environ,
+        "VIVA_DATA_DIR": str(data),
+        "VIVA_DATABASE_URL": f"sqlite:///{data / 'e2e.sqlite3'}",
+        "VIVA_WHISPER_MODEL": "tiny.en",  # the packaged model: spoken answers never download
+    }
     command = [
         str(Path(sys.executable).parent / "viva"),
         "serve",
@@ -85,19 +90,30 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Any]:
-    """Chromium for this package only: Playwright's sync API keeps an event loop running
-    in the main thread until it stops, which would break ``asyncio.run`` in later tests."""
+def playwright() -> Iterator[Any]:
+    """Playwright for this package only: its sync API keeps an event loop running in the
+    main thread until it stops, which would break ``asyncio.run`` in later tests; and only
+    one may run at a time, so every browser here is launched from this one."""
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         _unavailable("Playwright is not installed (pip install -e '.[dev]')")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    with sync_playwright() as driver:
+        yield driver
+
+
+def launch(playwright: Any, extra_args: tuple[str, ...] = ()) -> Any:
+    """Debian's Chromium with :data:`ARGS` and any ``extra_args``."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, *extra_args])
+
+
+@pytest.fixture(scope="package")
+def browser(playwright: Any) -> Iterator[Any]:
+    chromium = launch(playwright)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture

@@ -56,3 +56,13 @@ def test_other_names_are_downloaded_on_first_use(name: str) -> None:
 def test_unknown_models(name: str) -> None:
     with pytest.raises(Unavailable, match="no Whisper model"):
         resolve_model(name)
+
+
+def test_auto_uses_the_packaged_model_when_installed_else_downloads_base(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert resolve_model("auto").kind == "packaged"
+    assert resolve_model("auto").label == "tiny.en"
+    monkeypatch.setattr(models, "packaged_model_installed", lambda name: False)
+    fallback = resolve_model("auto")
+    assert (fallback.kind, fallback.label) == ("download", "base.en")

@@ -36,9 +36,10 @@ def bank_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def make_settings(bank_dir: Path, data_dir: Path, **changes: object) -> Settings:
-    return Settings(content_dir=bank_dir, data_dir=data_dir, secret_key="test-secret-" + "x" * 32).with_(
-        **changes
-    )
+    """Test settings; the Whisper model is the packaged tiny.en, so nothing is ever downloaded."""
+    return Settings(
+        content_dir=bank_dir, data_dir=data_dir, secret_key="test-secret-" + "x" * 32, whisper_model="tiny.en"
+    ).with_(**changes)
 
 
 @pytest.fixture

@@ -18,16 +18,18 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
-from viva.errors import InvalidInput
+from viva.errors import InvalidInput, NotFound
 from viva.marking.result import Marking
 from viva.practice import history, queue, schedule
 from viva.practice import mastery as measures
+from viva.practice import recordings as recording_repo
 from viva.practice.lessons import LessonPointer, lesson_for
+from viva.practice.recordings import RecordingInfo
 from viva.practice.schedule import OVERRIDES, Override
 from viva.practice.scope import Scope
 from viva.store import attempts as attempt_repo
 from viva.store import reviews as review_repo
-from viva.store.models import Attempt, ReviewState, User
+from viva.store.models import Attempt, Recording, ReviewState, User
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,33 @@ class Practice:
         card = state.card if state is not None else schedule.new_card(now)
         self._save_card(user, question.full_id, schedule.review(card, schedule.rating_for(marking), now))
         return attempt
+
+    # -- recordings (kept only when the candidate opts in) ---------------------------
+
+    def keep_recording(
+        self, user: User, attempt: Attempt, mime: str, data: bytes, now: datetime
+    ) -> Recording:
+        """Store the audio of one of the user's attempts (flushed, in the caller's transaction)."""
+        _aware(now)
+        if attempt.user_id != user.id:
+            raise NotFound(f"no attempt {attempt.id}")
+        return recording_repo.add_recording(self.session, attempt, mime, data, now)
+
+    def recordings(self, user: User, attempt_id: int) -> list[RecordingInfo]:
+        """The user's recordings of one attempt, without their bytes."""
+        return recording_repo.recordings_of_attempt(self.session, user.id, attempt_id)
+
+    def recording(self, user: User, recording_id: int) -> Recording:
+        """One of the user's recordings, with its bytes; NotFound if it is not theirs."""
+        return recording_repo.recording_for_user(self.session, user.id, recording_id)
+
+    def delete_recording(self, user: User, recording_id: int) -> int:
+        """Delete one of the user's recordings; returns its attempt's id. The attempt stays."""
+        recording = recording_repo.recording_for_user(self.session, user.id, recording_id)
+        attempt_id = recording.attempt_id
+        self.session.delete(recording)
+        self.session.flush()
+        return attempt_id
 
     def override(self, user: User, attempt_id: int, verdict: Override | None, now: datetime) -> Attempt:
         """The candidate overrules the marker ("right" / "missed"; None withdraws it).

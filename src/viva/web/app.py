@@ -1,13 +1,16 @@
 """``create_app(settings)``: the whole web app, built from an explicit settings object.
 
 Everything is built here, once per app, and nothing at import time: the engine (and the
-schema migrated to head), the bank, the search index, the templates. Several workers each
+schema migrated to head), the bank, the search index, the templates, the transcription
+queue (closed when the app shuts down). Several workers each
 build their own copy; what they share lives in the database and in signed cookies.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,6 +20,7 @@ from sqlalchemy import Engine
 
 from viva.bank import load_bank
 from viva.settings import Settings
+from viva.speech import SpeechEngine
 from viva.store import make_engine, migrate, session_factory
 from viva.web import handlers
 from viva.web.lessons import FragmentCache, LessonRenderer
@@ -25,7 +29,9 @@ from viva.web.routes import register_routes
 from viva.web.search import SearchIndex
 from viva.web.security import SecurityHeaders
 from viva.web.sessions import CookieSessions, secret_key
+from viva.web.spoken import HeardTokens
 from viva.web.state import AppState, Clock
+from viva.web.transcription import Transcriber
 
 log = logging.getLogger("viva.web")
 STATIC = Path(__file__).parent / "static"
@@ -36,9 +42,17 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def create_app(settings: Settings, *, engine: Engine | None = None, clock: Clock = _utc_now) -> FastAPI:
-    """The app for ``settings``; pass ``engine`` to share one (tests), ``clock`` to fix time."""
+def create_app(
+    settings: Settings,
+    *,
+    engine: Engine | None = None,
+    clock: Clock = _utc_now,
+    speech_engine: SpeechEngine | None = None,
+) -> FastAPI:
+    """The app for ``settings``; pass ``engine`` to share one (tests), ``clock`` to fix time,
+    ``speech_engine`` to transcribe with something other than the settings' Whisper model."""
     engine = engine or make_engine(settings.resolved_database_url, pool_pre_ping=True)
+    key = secret_key(settings)
     migrate(engine)
     bank, errors = load_bank(settings.content_dir)
     if errors:
@@ -54,7 +68,15 @@ def create_app(settings: Settings, *, engine: Engine | None = None, clock: Clock
         fragments=FragmentCache(),
         templates=make_templates(lessons),
         clock=clock,
+        transcriber=Transcriber.from_settings(settings, speech_engine),
+        heard=HeardTokens(key),
     )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        state.transcriber.close()
+
     app = FastAPI(
         title="Viva",
         version="1",
@@ -64,11 +86,12 @@ def create_app(settings: Settings, *, engine: Engine | None = None, clock: Clock
         redoc_url=None,
         # room for the longest answer in UTF-8 plus form overhead; larger bodies get 413
         max_body_size=settings.max_answer_chars * 4 + BODY_OVERHEAD,
+        lifespan=lifespan,
     )
     app.state.viva = state
     handlers.install(app)
     register_routes(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(CookieSessions, key=secret_key(settings), max_age=settings.session_days * 86400)
+    app.add_middleware(CookieSessions, key=key, max_age=settings.session_days * 86400)
     app.add_middleware(SecurityHeaders)
     return app

@@ -60,6 +60,7 @@ def render(
         # the 500 handler runs outside the session middleware, where there is no session
         "csrf_token": csrf_token(request) if "session" in request.scope else "",
         "single_user": state.settings.single_user,
+        "speech_ready": state.transcriber.ready,
         "nav": "",
     }
     values.update(context or {})

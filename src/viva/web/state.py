@@ -2,8 +2,8 @@
 
 Everything here is built once by :func:`viva.web.app.create_app` and is either immutable
 (the bank and what is derived from it) or shared safely between requests (the engine's
-connection pool). Nothing per-user lives in process memory, so any worker can serve any
-request.
+connection pool, the transcription queue). Nothing per-user lives in process memory, so
+any worker can serve any request.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from viva.bank import Bank
 from viva.settings import Settings
 from viva.web.lessons import FragmentCache, LessonRenderer
 from viva.web.search import SearchIndex
+from viva.web.spoken import HeardTokens
+from viva.web.transcription import Transcriber
 
 Clock = Callable[[], datetime]
 
@@ -36,6 +38,8 @@ class AppState:
     fragments: FragmentCache
     templates: Jinja2Templates
     clock: Clock
+    transcriber: Transcriber
+    heard: HeardTokens
 
 
 def app_state(request: Request) -> AppState:

@@ -19,6 +19,7 @@ from viva.errors import InvalidInput
 from viva.marking import mark
 from viva.practice import Practice, Scope
 from viva.practice.follow_ups import choose_follow_up
+from viva.speech import Delivery
 from viva.store.models import User
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
@@ -33,7 +34,7 @@ NEW_PER_SITTING = 10
 ScopeText = Annotated[str, Query(max_length=200, pattern=r"^[a-z0-9/-]*$")]
 
 
-def _sitting(request: Request, fresh: bool = False) -> str:
+def sitting_id(request: Request, fresh: bool = False) -> str:
     sitting = request.session.get("sitting")
     if fresh or not isinstance(sitting, str):
         sitting = secrets.token_hex(8)
@@ -48,7 +49,7 @@ def _question_url(question: Question, scope: str) -> str:
 @router.get("/practice")
 def start(request: Request, state: State, session: DB, user: CurrentUser, scope: ScopeText = "") -> Response:
     """ "Test yourself": a new sitting over ``scope``, starting with the next due question."""
-    _sitting(request, fresh=True)
+    sitting_id(request, fresh=True)
     return next_question(request, state, session, user, scope)
 
 
@@ -57,7 +58,7 @@ def next_question(
     request: Request, state: State, session: DB, user: CurrentUser, scope: ScopeText = ""
 ) -> Response:
     chosen = Practice(session, state.bank).next_question(
-        user, Scope.parse(state.bank, scope), state.clock(), NEW_PER_SITTING, session_id=_sitting(request)
+        user, Scope.parse(state.bank, scope), state.clock(), NEW_PER_SITTING, session_id=sitting_id(request)
     )
     if chosen is None:
         due = Practice(session, state.bank).due(user, state.clock(), scope=Scope.parse(state.bank, scope))
@@ -122,7 +123,7 @@ def answer_question(
         return _question_form(request, state, question, scope, answer, error.message, status_code=422)
     marking = mark(question, text, backend=state.settings.marking_backend)
     attempt = Practice(session, state.bank).record_attempt(
-        user, question.full_id, text, marking, state.clock(), session_id=_sitting(request)
+        user, question.full_id, text, marking, state.clock(), session_id=sitting_id(request)
     )
     target = f"/attempts/{attempt.id}" + (f"?scope={scope}" if scope else "")
     return RedirectResponse(target, status_code=303)
@@ -151,8 +152,13 @@ def _attempt_context(
         override="right" if attempt.override == "right" else None,
         answered=answered,
     )
+    delivery = Delivery.model_validate(attempt.delivery) if attempt.delivery else None
     return {
         "attempt": attempt,
+        "delivery": delivery,
+        "guidance": {g.measure: g for g in delivery.guidance} if delivery else {},
+        "heard": attempt.transcript.get("text") if attempt.transcript else None,
+        "recordings": practice.recordings(user, attempt.id),
         "marking": marking,
         "question": question,
         "pieces": highlight(attempt.answer_text, evidence_of(marking)),

@@ -5,6 +5,9 @@
 //   r / m        "I was right" / "I missed it" on the marking page
 //   n, s         next question / skip (any element with data-key="n" or "s")
 //   ?            show the shortcuts
+// Spoken answers: a record / stop button with a timer (MediaRecorder), and uploads with
+// progress, for every answer form with a [data-speak] fieldset. Without this file the
+// same fieldset still works: a file input and a "Transcribe it" button post the form.
 (function () {
   "use strict";
 
@@ -63,4 +66,108 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail && event.detail.boosted) { focusLanding(); }
   });
+
+  // -- spoken answers ---------------------------------------------------------------
+
+  var TYPES = [["audio/webm;codecs=opus", "webm"], ["audio/ogg;codecs=opus", "ogg"], ["audio/mp4", "m4a"]];
+
+  function clock(ms) {
+    var s = Math.floor(ms / 1000);
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function say(box, text, isError) {
+    var status = box.querySelector("[data-speak-status]");
+    status.textContent = "";
+    var span = document.createElement("span");
+    span.textContent = text;
+    if (isError) { span.className = "error"; }
+    status.appendChild(span);
+    return status;
+  }
+
+  function upload(box, blob, filename) {
+    var form = box.closest("form");
+    var data = new FormData(form);
+    data.delete("audio");
+    data.append("audio", blob, filename);
+    var buttons = box.querySelectorAll("button");
+    buttons.forEach(function (b) { b.disabled = true; });
+    var bar = document.createElement("progress");
+    bar.max = 100; bar.value = 0;
+    say(box, "Uploading…").appendChild(bar);
+    var started = 0, ticker = null;
+    var xhr = new XMLHttpRequest();
+    xhr.open("POST", box.getAttribute("data-action"));
+    xhr.setRequestHeader("HX-Request", "true");  // answer with the next step alone
+    xhr.upload.onprogress = function (e) { if (e.lengthComputable) { bar.value = Math.round(100 * e.loaded / e.total); } };
+    xhr.upload.onload = function () {
+      started = Date.now();
+      var transcribing = function () { say(box, "Transcribing… " + clock(Date.now() - started)); };
+      transcribing();
+      ticker = setInterval(transcribing, 500);
+    };
+    xhr.onloadend = function () {
+      clearInterval(ticker);
+      buttons.forEach(function (b) { b.disabled = false; });
+      var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      if (xhr.status === 200 && doc.querySelector("[data-spoken]")) {
+        var next = document.importNode(doc.querySelector("[data-spoken]"), true);
+        var here = box.closest("section") || form;
+        here.replaceWith(next);
+        if (window.htmx) { window.htmx.process(next); }
+        var text = next.querySelector("[data-transcript]");
+        if (text) { text.focus(); }
+        return;
+      }
+      var problem = doc.querySelector(".error");
+      var message = problem ? Array.prototype.map.call(problem.querySelectorAll("p:not(:last-child)"), function (p) { return p.textContent; }).join(" ") : "";
+      say(box, message || ("The recording could not be used (HTTP " + (xhr.status || "error") + ")."), true);
+    };
+    xhr.send(data);
+  }
+
+  function setUpSpeaking(box) {
+    if (box.hasAttribute("data-ready")) { return; }
+    box.setAttribute("data-ready", "");
+    var file = box.querySelector('input[type="file"]');
+    box.querySelector("[data-transcribe]").addEventListener("click", function (event) {
+      event.preventDefault();
+      if (!file.files.length) { say(box, "Choose a recording first, or record one.", true); return; }
+      upload(box, file.files[0], file.files[0].name);
+    });
+    var recorderRow = box.querySelector("[data-recorder]");
+    if (!(navigator.mediaDevices && window.MediaRecorder)) { return; }
+    recorderRow.hidden = false;
+    var button = box.querySelector("[data-record]"), timer = box.querySelector("[data-timer]");
+    var recorder = null, chunks = [], started = 0, ticker = null, kind = TYPES[0];
+    button.addEventListener("click", function () {
+      if (recorder && recorder.state === "recording") { recorder.stop(); return; }
+      navigator.mediaDevices.getUserMedia({ audio: true }).then(function (stream) {
+        kind = TYPES.filter(function (t) { return MediaRecorder.isTypeSupported(t[0]); })[0] || ["", "webm"];
+        recorder = kind[0] ? new MediaRecorder(stream, { mimeType: kind[0] }) : new MediaRecorder(stream);
+        chunks = [];
+        recorder.ondataavailable = function (e) { if (e.data.size) { chunks.push(e.data); } };
+        recorder.onstop = function () {
+          clearInterval(ticker);
+          stream.getTracks().forEach(function (t) { t.stop(); });
+          button.textContent = "● Record"; button.setAttribute("aria-pressed", "false");
+          upload(box, new Blob(chunks, { type: recorder.mimeType || kind[0] }), "answer." + kind[1]);
+        };
+        recorder.start(250);
+        started = Date.now();
+        timer.textContent = "0:00";
+        ticker = setInterval(function () { timer.textContent = clock(Date.now() - started); }, 250);
+        button.textContent = "■ Stop"; button.setAttribute("aria-pressed", "true");
+        say(box, "Recording… press Stop when you have finished.");
+      }).catch(function (error) {
+        say(box, "The microphone is not available (" + error.name + "); you can upload a recording or type instead.", true);
+      });
+    });
+  }
+
+  function setUpAll() { document.querySelectorAll("[data-speak]").forEach(setUpSpeaking); }
+  document.addEventListener("DOMContentLoaded", setUpAll);
+  document.addEventListener("htmx:afterSettle", setUpAll);
 })();
+

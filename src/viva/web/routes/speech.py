@@ -1,0 +1,223 @@
+"""Spoken answers: upload or record → check the transcript → mark it; kept recordings.
+
+    POST /practice/{t}/{q}/audio     a recording (multipart) → the "check your transcript" step
+    POST /practice/{t}/{q}/spoken    the checked (perhaps edited) text → marking, as typed answers
+    GET  /recordings/{id}            a kept recording, to its owner only
+    POST /recordings/{id}/delete     delete it (the attempt stays)
+    POST /api/v1/questions/{t}/{q}/audio   transcript, marking and delivery as JSON; records nothing
+
+Uploads may be far larger than typed answers, so these routes carry their own body limits
+(checked from Content-Length and while streaming, before the body is read) taken from
+the settings; that is why the routers are built per app rather than at import time.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict
+
+from viva.bank import Question
+from viva.errors import InvalidInput
+from viva.marking import mark
+from viva.marking.result import Marking
+from viva.practice import Practice
+from viva.settings import Settings
+from viva.speech import Delivery, Transcript, hotwords_for, measure_delivery
+from viva.web.answers import checked_answer
+from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
+from viva.web.rendering import render
+from viva.web.routes.api_models import ErrorOut
+from viva.web.routes.practice import ScopeText, sitting_id
+from viva.web.spoken import Heard, encode_audio, heard_from, kept_audio, record_spoken_attempt
+from viva.web.state import AppState
+from viva.web.transcription import mime_of
+
+FORM_OVERHEAD = 64 * 1024
+TOKEN_ROOM = 1024 * 1024
+"""Room for the signed transcript (compressed word timings of a few minutes of speech)."""
+
+Upload = Annotated[
+    UploadFile | None, File(description="the recording: WebM/Opus, Ogg, MP4/AAC, WAV, MP3, FLAC")
+]
+
+
+async def upload_answer(
+    request: Request,
+    topic_id: str,
+    question_id: str,
+    state: State,
+    session: DB,
+    user: CurrentUser,
+    audio: Upload = None,
+    keep: Annotated[bool, Form()] = False,
+    scope: ScopeText = "",
+) -> HTMLResponse:
+    """Transcribe a spoken answer and show it, editable, before it is marked."""
+    question = state.bank.question(f"{topic_id}/{question_id}")
+    user_id = user.id
+    session.close()  # hand the connection back: the transcriber may keep us waiting a while
+    data = await state.transcriber.read(audio)
+    transcript = await state.transcriber.transcribe(data, hotwords_for(question))
+    heard = heard_from(question, transcript, data, mime_of(data), keep)
+    return _check_step(request, state, question, user_id, heard, encode_audio(data) if keep else "", scope)
+
+
+def _check_step(
+    request: Request,
+    state: AppState,
+    question: Question,
+    user_id: int,
+    heard: Heard,
+    audio: str,
+    scope: str,
+    answer: str | None = None,
+    problem: str = "",
+    status_code: int = 200,
+) -> HTMLResponse:
+    return render(
+        request,
+        "spoken.html",
+        {
+            "question": question,
+            "parent": state.bank.parent(question),
+            "transcript": heard.transcript,
+            "answer": heard.transcript.text if answer is None else answer,
+            "token": state.heard.sign(user_id, heard),
+            "audio": audio,
+            "keep": heard.audio_sha256 is not None,
+            "scope": scope,
+            "problem": problem,
+            "max_chars": state.settings.max_answer_chars,
+            "nav": "practice",
+        },
+        status_code=status_code,
+    )
+
+
+def mark_spoken(
+    request: Request,
+    topic_id: str,
+    question_id: str,
+    state: State,
+    session: DB,
+    user: CurrentUser,
+    token: Annotated[str, Form()],
+    answer: Annotated[str, Form()] = "",
+    audio: Annotated[str, Form()] = "",
+    scope: ScopeText = "",
+) -> Response:
+    """Mark the checked transcript and record the attempt with its delivery (POST → redirect)."""
+    question = state.bank.question(f"{topic_id}/{question_id}")
+    heard = state.heard.open(token, user.id, question.full_id)
+    kept = kept_audio(heard, audio)
+    try:
+        text = checked_answer(answer, state.settings.max_answer_chars)
+    except InvalidInput as error:
+        if error.status_code == 413:
+            raise
+        return _check_step(request, state, question, user.id, heard, audio, scope, answer, error.message, 422)
+    attempt = record_spoken_attempt(
+        Practice(session, state.bank),
+        user,
+        question,
+        text,
+        heard,
+        kept,
+        backend=state.settings.marking_backend,
+        now=state.clock(),
+        session_id=sitting_id(request),
+    )
+    return RedirectResponse(f"/attempts/{attempt.id}" + (f"?scope={scope}" if scope else ""), status_code=303)
+
+
+def play_recording(recording_id: RowId, state: State, session: DB, user: CurrentUser) -> Response:
+    """A kept recording, to its owner only, never cached by anything in between."""
+    recording = Practice(session, state.bank).recording(user, recording_id)
+    return Response(
+        recording.data,
+        media_type=recording.mime,
+        headers={"Cache-Control": "private, no-store", "Content-Disposition": "inline"},
+    )
+
+
+def delete_recording(recording_id: RowId, state: State, session: DB, user: CurrentUser) -> Response:
+    attempt_id = Practice(session, state.bank).delete_recording(user, recording_id)
+    return RedirectResponse(f"/attempts/{attempt_id}#recording", status_code=303)
+
+
+class SpokenOut(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    transcript: Transcript
+    marking: Marking
+    delivery: Delivery
+
+
+async def transcribe_answer(
+    topic_id: str, question_id: str, state: State, session: DB, user: CurrentUser, audio: Upload = None
+) -> SpokenOut:
+    """Transcribe a spoken answer to a bank question, mark it and measure its delivery.
+
+    Records nothing: to keep the attempt, post the (checked) transcript text to
+    ``/api/v1/attempts``. Needs an account, since transcription is the costliest thing Viva does.
+    """
+    question = state.bank.question(f"{topic_id}/{question_id}")
+    session.close()  # hand the connection back before waiting for the transcriber
+    data = await state.transcriber.read(audio)
+    transcript = await state.transcriber.transcribe(data, hotwords_for(question))
+    marking = mark(question, transcript.text, backend=state.settings.marking_backend)
+    return SpokenOut(transcript=transcript, marking=marking, delivery=measure_delivery(transcript, marking))
+
+
+def _upload_limit(settings: Settings) -> int:
+    return settings.max_audio_bytes + settings.max_answer_chars * 4 + FORM_OVERHEAD
+
+
+def page_router(settings: Settings) -> APIRouter:
+    router = APIRouter(include_in_schema=False, dependencies=[Depends(verify_csrf)])
+    router.add_api_route(
+        "/practice/{topic_id}/{question_id}/audio",
+        upload_answer,
+        methods=["POST"],
+        response_class=HTMLResponse,
+        max_body_size=_upload_limit(settings),
+    )
+    # a kept recording comes back base64-encoded in a form field: a third larger
+    kept_chars = settings.max_audio_bytes * 4 // 3 + 4
+    router.add_api_route(
+        "/practice/{topic_id}/{question_id}/spoken",
+        mark_spoken,
+        methods=["POST"],
+        max_body_size=kept_chars + TOKEN_ROOM + _upload_limit(settings) - settings.max_audio_bytes,
+        form_limits={"max_part_size": max(kept_chars, TOKEN_ROOM)},
+    )
+    router.add_api_route("/recordings/{recording_id}", play_recording, methods=["GET"])
+    router.add_api_route("/recordings/{recording_id}/delete", delete_recording, methods=["POST"])
+    return router
+
+
+def api_router(settings: Settings) -> APIRouter:
+    router = APIRouter(tags=["api"])
+    router.add_api_route(
+        "/questions/{topic_id}/{question_id}/audio",
+        transcribe_answer,
+        methods=["POST"],
+        response_model=SpokenOut,
+        dependencies=[Depends(verify_csrf)],
+        max_body_size=_upload_limit(settings),
+        responses={
+            code: {"model": ErrorOut, "description": text}
+            for code, text in {
+                401: "not signed in",
+                403: "cookie auth without X-CSRF-Token",
+                404: "no such question",
+                413: "recording over the size or length limit",
+                422: "empty, silent, damaged or unsupported recording",
+                503: "speech is not installed, or too many uploads are waiting",
+            }.items()
+        },
+    )
+    return router
