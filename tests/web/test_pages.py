@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 
@@ -85,6 +86,19 @@ def test_hsts_only_over_https(app: object) -> None:
 
     with new_client(app, base_url="https://testserver") as secure:  # type: ignore[arg-type]
         assert "strict-transport-security" in secure.get("/").headers
+
+
+def test_an_unexpected_error_is_a_plain_500_with_the_security_headers(app: FastAPI) -> None:
+    def broken() -> None:
+        raise RuntimeError("secret detail")
+
+    app.add_api_route("/broken-for-test", broken)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/broken-for-test")
+    assert response.status_code == 500
+    assert "secret detail" not in response.text
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["x-frame-options"] == "DENY"
 
 
 def test_static_files_are_served(client: TestClient) -> None:

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 from viva.errors import VivaError
 from viva.web.errors import NotSignedIn, TooManyLogins
 from viva.web.rendering import render, wants_fragment
+from viva.web.security import HEADERS
 
 log = logging.getLogger("viva.web")
 
@@ -99,8 +100,13 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 async def unexpected_error(request: Request, exc: Exception) -> Response:
+    """Starlette answers unhandled errors outside every middleware, so the security headers
+    are added here too: a 500 page must not be the one response without a CSP."""
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(request, 500, "an unexpected error occurred; it has been logged")
+    response = error_response(request, 500, "an unexpected error occurred; it has been logged")
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
 
 
 def install(app: FastAPI) -> None:
