@@ -10,10 +10,10 @@ from viva.practice.history import HistoryDocument, ImportReport
 from viva.practice.lessons import LessonPointer
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
 from viva.practice.queue import DueItem, NextQuestion
-from viva.practice.recordings import RecordingInfo
 from viva.practice.schedule import Override, rating_for
 from viva.practice.scope import Scope
 from viva.practice.service import Practice, ScorePoint
+from viva.store.recordings import RecordingInfo
 from viva.store.users import get_or_create_user
 
 __all__ = [

@@ -22,14 +22,14 @@ from viva.errors import InvalidInput, NotFound
 from viva.marking.result import Marking
 from viva.practice import history, queue, schedule
 from viva.practice import mastery as measures
-from viva.practice import recordings as recording_repo
 from viva.practice.lessons import LessonPointer, lesson_for
-from viva.practice.recordings import RecordingInfo
 from viva.practice.schedule import OVERRIDES, Override
 from viva.practice.scope import Scope
 from viva.store import attempts as attempt_repo
+from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
 from viva.store.models import Attempt, Recording, ReviewState, User
+from viva.store.recordings import RecordingInfo
 
 
 @dataclass(frozen=True, slots=True)
