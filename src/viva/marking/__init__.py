@@ -8,7 +8,7 @@ and built once.
 from __future__ import annotations
 
 from viva.bank.model import Question
-from viva.marking.backends import Backend, backend_names, get_backend
+from viva.marking.backends import Backend, Marker, backend_names, build_marker, get_backend
 from viva.marking.reference import question_from_reference
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 
@@ -20,11 +20,13 @@ def mark(question: Question, answer: str, backend: str = "default") -> Marking:
 
 __all__ = [
     "Backend",
+    "Marker",
     "Marking",
     "MisconceptionMark",
     "PointMark",
     "Span",
     "backend_names",
+    "build_marker",
     "get_backend",
     "mark",
     "question_from_reference",

@@ -9,18 +9,27 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from viva.bank.model import Question
 from viva.errors import NotFound
 from viva.marking.result import Marking
 
+if TYPE_CHECKING:
+    from viva.settings import Settings
 
-class Backend(Protocol):
+
+class Marker(Protocol):
+    """What the rest of Viva codes against: built once where the program starts
+    (:func:`build_marker`), kept in the app state or the CLI context, and injected."""
+
     name: str
     version: str
 
     def mark(self, question: Question, answer: str) -> Marking: ...
+
+
+Backend = Marker  # the older name, kept while callers move to Marker
 
 
 def _default() -> Backend:
@@ -33,6 +42,16 @@ def _semantic() -> Backend:
     from viva.marking.semantic import SemanticBackend
 
     return SemanticBackend.from_settings()
+
+
+def build_marker(settings: Settings) -> Marker:
+    """The marker ``settings`` asks for, built once by the caller (app or CLI start-up)."""
+    name = settings.marking_backend
+    if name == "semantic":
+        from viva.marking.semantic import SemanticBackend
+
+        return SemanticBackend.from_settings(settings.semantic_model)
+    return get_backend(name)
 
 
 _FACTORIES: dict[str, Callable[[], Backend]] = {
