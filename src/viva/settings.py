@@ -47,6 +47,12 @@ class Settings:
         "Sentence-embedding model name or local folder for the semantic backend.",
         "VIVA_SEMANTIC_MODEL",
     )
+    allow_downloads: bool = _setting(
+        False,
+        "Let a marking model that is neither packaged nor local be downloaded once from its hub; "
+        "off, a missing model fails at once with the command that installs it.",
+        "VIVA_ALLOW_DOWNLOADS",
+    )
     whisper_model: str = _setting(
         "auto",
         "Whisper model: auto (the packaged tiny.en if installed, else base.en), a faster-whisper "

