@@ -13,9 +13,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from viva.marking import mark
 from viva.marking.result import Marking
-from viva.practice import Practice, Scope
+from viva.practice import NEW_PER_SITTING, Practice, Scope
 from viva.store.models import Attempt
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
@@ -34,7 +33,6 @@ from viva.web.routes.api_models import (
     SectionSummary,
     TopicOut,
 )
-from viva.web.routes.practice import NEW_PER_SITTING
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut, "description": text}
@@ -84,9 +82,7 @@ def question(topic_id: str, question_id: str, state: State, answers: Answers = F
 def mark_answer(body: MarkRequest, state: State) -> Marking:
     """Mark an answer to a bank question; needs no account and records nothing."""
     found = state.bank.question(body.question_id)
-    return mark(
-        found, checked_answer(body.answer, state.settings.max_answer_chars), state.settings.marking_backend
-    )
+    return state.marker.mark(found, checked_answer(body.answer, state.settings.max_answer_chars))
 
 
 @router.get("/me", response_model=MeOut)
@@ -133,18 +129,10 @@ def attempts(
 )
 def add_attempt(body: AttemptRequest, state: State, session: DB, user: CurrentUser) -> AttemptOut:
     """Mark an answer and record it as your attempt; the question is rescheduled."""
-    found = state.bank.question(body.question_id)
     text = checked_answer(body.answer, state.settings.max_answer_chars)
-    marking = mark(found, text, state.settings.marking_backend)
-    practice = Practice(session, state.bank)
-    attempt = practice.record_attempt(
-        user,
-        found.full_id,
-        text,
-        marking,
-        state.clock(),
-        duration_ms=body.duration_ms,
-        session_id=body.session_id,
+    practice = Practice(session, state.bank, state.marker)
+    attempt = practice.answer(
+        user, body.question_id, text, state.clock(), duration_ms=body.duration_ms, session_id=body.session_id
     )
     return _attempt_out(practice, attempt, user)
 

@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict
 
 from viva.bank import Question
 from viva.errors import InvalidInput
-from viva.marking import mark
 from viva.marking.result import Marking
 from viva.practice import Practice
 from viva.settings import Settings
@@ -31,7 +30,7 @@ from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
 from viva.web.rendering import render
 from viva.web.routes.api_models import ErrorOut
 from viva.web.routes.practice import ScopeText, sitting_id
-from viva.web.spoken import Heard, encode_audio, heard_from, kept_audio, record_spoken_attempt
+from viva.web.spoken import Heard, encode_audio, heard_from, kept_audio
 from viva.web.state import AppState
 from viva.web.transcription import mime_of
 
@@ -119,15 +118,13 @@ def mark_spoken(
         if error.status_code == 413:
             raise
         return _check_step(request, state, question, user.id, heard, audio, scope, answer, error.message, 422)
-    attempt = record_spoken_attempt(
-        Practice(session, state.bank),
+    attempt = Practice(session, state.bank, state.marker).answer(
         user,
-        question,
+        question.full_id,
         text,
-        heard,
-        kept,
-        backend=state.settings.marking_backend,
-        now=state.clock(),
+        state.clock(),
+        heard=heard.transcript,
+        audio=kept,
         session_id=sitting_id(request),
     )
     return RedirectResponse(f"/attempts/{attempt.id}" + (f"?scope={scope}" if scope else ""), status_code=303)
@@ -168,7 +165,7 @@ async def transcribe_answer(
     session.close()  # hand the connection back before waiting for the transcriber
     data = await state.transcriber.read(audio)
     transcript = await state.transcriber.transcribe(data, hotwords_for(question))
-    marking = mark(question, transcript.text, backend=state.settings.marking_backend)
+    marking = state.marker.mark(question, transcript.text)
     return SpokenOut(transcript=transcript, marking=marking, delivery=measure_delivery(transcript, marking))
 
 
