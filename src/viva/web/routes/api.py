@@ -9,7 +9,7 @@ someone else's attempt id is a 404, exactly like one that does not exist.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
@@ -32,17 +32,12 @@ from viva.web.routes.api_models import (
     SectionOut,
     SectionSummary,
     TopicOut,
+    error_responses,
 )
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut, "description": text}
-    for code, text in {
-        400: "malformed request",
-        401: "not signed in",
-        404: "no such id",
-        422: "invalid input",
-    }.items()
-}
+ERRORS = error_responses(
+    {400: "malformed request", 401: "not signed in", 404: "no such id", 422: "invalid input"}
+)
 router = APIRouter(tags=["api"], responses=ERRORS)
 Answers = Annotated[bool, Query(description="include the model answer, points and misconceptions")]
 

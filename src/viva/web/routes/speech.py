@@ -28,7 +28,7 @@ from viva.speech import Delivery, Transcript, hotwords_for, measure_delivery
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
 from viva.web.rendering import render
-from viva.web.routes.api_models import ErrorOut
+from viva.web.routes.api_models import error_responses
 from viva.web.routes.practice import ScopeText, sitting_id
 from viva.web.spoken import Heard, encode_audio, heard_from, kept_audio
 from viva.web.state import AppState
@@ -205,16 +205,15 @@ def api_router(settings: Settings) -> APIRouter:
         response_model=SpokenOut,
         dependencies=[Depends(verify_csrf)],
         max_body_size=_upload_limit(settings),
-        responses={
-            code: {"model": ErrorOut, "description": text}
-            for code, text in {
+        responses=error_responses(
+            {
                 401: "not signed in",
                 403: "cookie auth without X-CSRF-Token",
                 404: "no such question",
                 413: "recording over the size or length limit",
                 422: "empty, silent, damaged or unsupported recording",
                 503: "speech is not installed, or too many uploads are waiting",
-            }.items()
-        },
+            }
+        ),
     )
     return router
