@@ -124,10 +124,11 @@ def attempts(
 )
 def add_attempt(body: AttemptRequest, state: State, session: DB, user: CurrentUser) -> AttemptOut:
     """Mark an answer and record it as your attempt; the question is rescheduled."""
+    found = state.bank.question(body.question_id)  # an unknown id is a 404 before any 422
     text = checked_answer(body.answer, state.settings.max_answer_chars)
     practice = Practice(session, state.bank, state.marker)
     attempt = practice.answer(
-        user, body.question_id, text, state.clock(), duration_ms=body.duration_ms, session_id=body.session_id
+        user, found.full_id, text, state.clock(), duration_ms=body.duration_ms, session_id=body.session_id
     )
     return _attempt_out(practice, attempt, user)
 
