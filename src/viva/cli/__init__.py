@@ -9,6 +9,7 @@ import typer
 
 from viva import __version__
 from viva.cli import bank, browse, mark, practice, serve, speech
+from viva.cli.common import Started
 from viva.settings import Settings
 
 app = typer.Typer(
@@ -43,7 +44,7 @@ def _root(
     ] = None,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True)] = False,
 ) -> None:
-    ctx.obj = Settings.from_env(content_dir=content, database_url=database)
+    ctx.obj = Started(Settings.from_env(content_dir=content, database_url=database))
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""What every command shares: settings, the bank, consoles, and error exits."""
+"""What every command shares: settings, the marker, the bank, consoles, and error exits."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -14,6 +15,7 @@ from rich.console import Console
 
 from viva.bank import Bank, load_bank
 from viva.errors import VivaError
+from viva.marking import Marker, build_marker
 from viva.settings import Settings
 
 out = Console(highlight=False, soft_wrap=True)
@@ -23,11 +25,48 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+@dataclass
+class Started:
+    """What the ``viva`` callback builds once per run and keeps on the Typer context: the
+    settings, and the marker they ask for (built on first use, so commands that never
+    mark never load a model)."""
+
+    settings: Settings
+    _marker: Marker | None = field(default=None, repr=False)
+
+    @property
+    def marker(self) -> Marker:
+        if self._marker is None:
+            self._marker = build_marker(self.settings)
+        return self._marker
+
+
+def _started(ctx: typer.Context | None) -> Started:
+    if ctx is not None:
+        root = ctx.find_root()
+        if isinstance(root.obj, Started):
+            return root.obj
+        if isinstance(root.obj, Settings):
+            wrapped = Started(root.obj)
+            root.obj = wrapped
+            return wrapped
+        started = Started(Settings.from_env())
+        root.obj = started
+        return started
+    return Started(Settings.from_env())
+
+
 def settings(ctx: typer.Context | None = None) -> Settings:
     """The settings built once in the app callback (environment plus global options)."""
-    if ctx is not None and isinstance(ctx.obj, Settings):
-        return ctx.obj
-    return Settings.from_env()
+    return _started(ctx).settings
+
+
+def marker_for(ctx: typer.Context | None = None, backend: str | None = None) -> Marker:
+    """The run's one marker, or, for an explicit ``--backend``, the one that names."""
+    started = _started(ctx)
+    if backend is None or backend == started.settings.marking_backend:
+        return started.marker
+    return build_marker(started.settings.with_(marking_backend=backend))
 
 
 @functools.lru_cache(maxsize=4)

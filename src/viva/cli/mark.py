@@ -12,10 +12,19 @@ import typer
 from rich.text import Text
 
 from viva.bank import Question
-from viva.cli.common import bank_for, fail, out, print_json, read_text_arg, settings, user_errors
+from viva.cli.common import (
+    bank_for,
+    fail,
+    marker_for,
+    out,
+    print_json,
+    read_text_arg,
+    settings,
+    user_errors,
+)
 from viva.cli.speech import print_delivery, spoken_json, transcribe_for_cli
 from viva.errors import InvalidInput
-from viva.marking import Marking, get_backend, question_from_reference
+from viva.marking import Marking, question_from_reference
 from viva.marking.evaluate import evaluate, read_jsonl
 
 eval_app = typer.Typer(help="Measure the marker against labelled data.", no_args_is_help=True)
@@ -48,7 +57,7 @@ def show_marking(marking: Marking) -> None:
     out.print(_highlighted(marking.answer, marking))
     out.print()
     for point in marking.points:
-        quotes = "; ".join(f"“{marking.answer[s.start:s.end]}”" for s in point.evidence)
+        quotes = "; ".join(f"“{marking.answer[s.start : s.end]}”" for s in point.evidence)
         tail = f"  [dim]{quotes}[/]" if quotes and point.status != "missed" else ""
         out.print(f"{_SYMBOL[point.status]} {point.text}{tail}", markup=True, highlight=False)
     for found in marking.misconceptions:
@@ -56,8 +65,10 @@ def show_marking(marking: Marking) -> None:
     if marking.flags:
         out.print(f"[dim]flags: {', '.join(marking.flags)}[/]")
     colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
-    out.print(f"[bold]score {marking.score:.2f}[/] — [{colour}]{marking.verdict}[/]  "
-              f"[dim]({marking.backend} {marking.backend_version})[/]")
+    out.print(
+        f"[bold]score {marking.score:.2f}[/] — [{colour}]{marking.verdict}[/]  "
+        f"[dim]({marking.backend} {marking.backend_version})[/]"
+    )
 
 
 def _batch_question(ctx: typer.Context, row: dict[str, Any], number: int) -> tuple[Question, str]:
@@ -76,8 +87,9 @@ def mark(
     question_id: Annotated[
         str | None, typer.Argument(help="topic-id/question-id; `-` after it reads stdin.")
     ] = None,
-    stdin: Annotated[str | None, typer.Argument(help="`-` to read the answer from standard input.",
-                                                show_default=False)] = None,
+    stdin: Annotated[
+        str | None, typer.Argument(help="`-` to read the answer from standard input.", show_default=False)
+    ] = None,
     answer: Annotated[str | None, typer.Option("--answer", help="The answer text.")] = None,
     answer_file: Annotated[
         Path | None, typer.Option("--answer-file", help="Read the answer from a file.")
@@ -92,7 +104,7 @@ def mark(
     format: FormatOption = OutputFormat.text,
 ) -> None:
     """Mark an answer against a question's points (or a batch of answers)."""
-    engine = get_backend(backend or settings(ctx).marking_backend)
+    engine = marker_for(ctx, backend)
     if batch is not None:
         for number, row in enumerate(read_jsonl(batch), 1):
             question, line_answer = _batch_question(ctx, row, number)

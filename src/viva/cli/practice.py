@@ -25,11 +25,21 @@ from rich.text import Text
 from sqlalchemy.orm import Session, sessionmaker
 
 from viva.bank import Bank, Question
-from viva.cli.common import bank_for, err, fail, out, print_json, read_text_arg, settings, user_errors
+from viva.cli.common import (
+    bank_for,
+    err,
+    fail,
+    marker_for,
+    out,
+    print_json,
+    read_text_arg,
+    settings,
+    user_errors,
+)
 from viva.errors import InvalidInput
-from viva.marking import mark
+from viva.marking import Marker
 from viva.marking.result import Marking
-from viva.practice import Practice, Scope, get_or_create_user
+from viva.practice import NEW_PER_SITTING, Practice, Scope, get_or_create_user
 from viva.practice.lessons import lesson_for
 from viva.store import User, make_engine, migrate, session_factory, session_scope
 
@@ -63,9 +73,11 @@ def _store(ctx: typer.Context) -> Iterator[sessionmaker[Session]]:
 
 
 @contextmanager
-def _work(factory: sessionmaker[Session], bank: Bank, name: str) -> Iterator[tuple[Practice, User]]:
+def _work(
+    factory: sessionmaker[Session], bank: Bank, name: str, marker: Marker | None = None
+) -> Iterator[tuple[Practice, User]]:
     with session_scope(factory) as session:
-        yield Practice(session, bank), get_or_create_user(session, name, _now())
+        yield Practice(session, bank, marker), get_or_create_user(session, name, _now())
 
 
 def _when(moment: datetime, now: datetime) -> str:
@@ -134,7 +146,9 @@ def practice(
     scope: Annotated[
         str | None, typer.Argument(help="topic-id or topic-id/section-id (default: all).")
     ] = None,
-    new: Annotated[int, typer.Option("--new", min=0, help="New questions to introduce this session.")] = 5,
+    new: Annotated[
+        int, typer.Option("--new", min=0, help="New questions to introduce this session.")
+    ] = NEW_PER_SITTING,
     user: UserOption = None,
 ) -> None:
     """Practise: due reviews, follow-ups and new questions, one at a time.
@@ -143,6 +157,7 @@ def practice(
     """
     config = settings(ctx)
     bank = bank_for(ctx)
+    marker = marker_for(ctx)
     name = user or config.user
     where = Scope.parse(bank, scope)
     session_id = uuid.uuid4().hex
@@ -169,18 +184,16 @@ def practice(
                     out.print("[dim]skipped[/]")
                     continue
                 duration_ms = int((time.monotonic() - started) * 1000)
-                marking = mark(nxt.question, answer, config.marking_backend)
-                with _work(factory, bank, name) as (service, me):  # committed before it is shown
-                    attempt = service.record_attempt(
+                with _work(factory, bank, name, marker) as (service, me):  # committed before it is shown
+                    attempt = service.answer(
                         me,
                         nxt.question.full_id,
                         answer,
-                        marking,
                         _now(),
                         duration_ms=duration_ms,
                         session_id=session_id,
                     )
-                    attempt_id = attempt.id
+                    attempt_id, marking = attempt.id, attempt.marking
                 answered += 1
                 show_marking(bank, nxt.question, marking)
                 choice = input("Enter to go on · r = I was right · m = I missed it: ").strip().lower()
@@ -219,10 +232,10 @@ def answer(
     config = settings(ctx)
     bank = bank_for(ctx)
     question = bank.question(question_id)
-    marking = mark(question, text, config.marking_backend)
-    with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
+    with _store(ctx) as factory, _work(factory, bank, user or config.user, marker_for(ctx)) as (service, me):
         now = _now()
-        attempt = service.record_attempt(me, question.full_id, text, marking, now)
+        attempt = service.answer(me, question.full_id, text, now)
+        marking = attempt.marking
         state = service.review_state(me, question.full_id)
         due = state.due if state is not None else now
     if format is Format.json:

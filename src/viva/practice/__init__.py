@@ -1,6 +1,6 @@
 """The candidate's journey: attempts, overrides, spaced repetition, follow-ups, mastery.
 
-Front door: :class:`Practice` (``Practice(session, bank)``); every method takes the user
+Front door: :class:`Practice` (``Practice(session, bank, marker)``); every method takes the user
 and, where time matters, ``now``. Pure parts: :mod:`viva.practice.schedule` (the
 marking → FSRS rating table and the review function), :mod:`viva.practice.follow_ups`,
 :mod:`viva.practice.mastery`.
@@ -9,18 +9,20 @@ marking → FSRS rating table and the review function), :mod:`viva.practice.foll
 from viva.practice.history import HistoryDocument, ImportReport
 from viva.practice.lessons import LessonPointer
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
-from viva.practice.queue import DueItem, NextQuestion
+from viva.practice.queue import NEW_PER_SITTING, DueItem, NextQuestion
 from viva.practice.schedule import Override, rating_for
 from viva.practice.scope import Scope
-from viva.practice.service import Practice, ScorePoint
+from viva.practice.service import KeptAudio, Practice, ScorePoint
 from viva.store.recordings import RecordingInfo
 from viva.store.users import get_or_create_user
 
 __all__ = [
+    "NEW_PER_SITTING",
     "DayCount",
     "DueItem",
     "HistoryDocument",
     "ImportReport",
+    "KeptAudio",
     "LessonPointer",
     "Mastery",
     "NextQuestion",

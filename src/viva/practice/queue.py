@@ -25,9 +25,13 @@ from viva.practice.schedule import Override
 from viva.practice.scope import Scope
 from viva.store import attempts as attempt_repo
 from viva.store import reviews as review_repo
-from viva.store.models import User
+from viva.store.models import Attempt, User
 
 Reason = Literal["follow-up", "due", "new"]
+
+NEW_PER_SITTING = 10
+"""New (never answered) questions introduced per sitting, on the web and in the terminal alike,
+before only reviews and follow-ups remain."""
 
 FOLLOW_UP_WINDOW = timedelta(minutes=30)
 """Without a session id, a follow-up is offered only this soon after its parent's answer."""
@@ -114,13 +118,33 @@ def _follow_up(
         return None
     if session_id is None and now - last.answered_at > FOLLOW_UP_WINDOW:
         return None
-    parent = bank.question(last.question_id)
-    answered = attempt_repo.answered_question_ids(session, user.id)
     # Push further once per sitting: a follow-up already answered in it is not asked again.
     recent = attempt_repo.attempts_for_user(
         session, user.id, session_id=session_id, since=None if session_id else now - FOLLOW_UP_WINDOW
     )
     skip = {a.question_id for a in recent} | set(exclude)
-    override: Override | None = "right" if last.override == "right" else None
-    chosen = choose_follow_up(bank, parent, last.marking, override=override, answered=answered, exclude=skip)
-    return None if chosen is None else NextQuestion(chosen, "follow-up", follows=parent)
+    chosen = follow_up_of(session, bank, last, exclude=skip)
+    return (
+        None if chosen is None else NextQuestion(chosen, "follow-up", follows=bank.question(last.question_id))
+    )
+
+
+def follow_up_of(
+    session: Session, bank: Bank, attempt: Attempt, exclude: Collection[str] = ()
+) -> Question | None:
+    """The follow-up to push with after ``attempt``: the candidate's own verdict wins over the
+    marker's, and follow-ups they have never answered come first (see
+    :func:`~viva.practice.follow_ups.choose_follow_up`). None if there is none, or the
+    question has left the bank."""
+    if not bank.has_question(attempt.question_id):
+        return None
+    answered = attempt_repo.answered_question_ids(session, attempt.user_id)
+    override: Override | None = "right" if attempt.override == "right" else None
+    return choose_follow_up(
+        bank,
+        bank.question(attempt.question_id),
+        attempt.marking,
+        override=override,
+        answered=answered,
+        exclude=exclude,
+    )

@@ -1,6 +1,7 @@
 """The front door to practice: one object the CLI, the web app and speech all call.
 
-``Practice(session, bank)`` records attempts, applies overrides, picks the next question
+``Practice(session, bank, marker)`` marks and records answers (:meth:`Practice.answer`, the
+one use case every adapter calls), records attempts, applies overrides, picks the next question
 and reports progress. It never commits: the caller owns the transaction (the CLI commits
 each attempt before printing its marking, so a killed session loses nothing it showed).
 Every method that depends on time takes ``now`` (timezone-aware); nothing reads the clock.
@@ -19,12 +20,15 @@ from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
 from viva.errors import InvalidInput, NotFound
+from viva.marking.backends import Marker
 from viva.marking.result import Marking
 from viva.practice import history, queue, schedule
 from viva.practice import mastery as measures
 from viva.practice.lessons import LessonPointer, lesson_for
 from viva.practice.schedule import OVERRIDES, Override
 from viva.practice.scope import Scope
+from viva.speech.delivery import measure_delivery
+from viva.speech.transcript import Transcript
 from viva.store import attempts as attempt_repo
 from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
@@ -42,14 +46,85 @@ class ScorePoint:
     override: str | None
 
 
-class Practice:
-    """Practice for any user, over one session and one bank."""
+@dataclass(frozen=True, slots=True)
+class KeptAudio:
+    """A recording the candidate chose to keep beside their spoken answer."""
 
-    def __init__(self, session: Session, bank: Bank) -> None:
+    mime: str
+    data: bytes
+
+
+class Practice:
+    """Practice for any user, over one session, one bank and one marker.
+
+    The marker is built once where the program starts (``viva.marking.build_marker``) and
+    injected; a ``Practice`` built without one can do everything except :meth:`answer`.
+    """
+
+    def __init__(self, session: Session, bank: Bank, marker: Marker | None = None) -> None:
         self.session = session
         self.bank = bank
+        self._marker = marker
+
+    @property
+    def marker(self) -> Marker:
+        if self._marker is None:
+            raise RuntimeError("answering needs a marker: Practice(session, bank, marker)")
+        return self._marker
 
     # -- answering -------------------------------------------------------------------
+
+    def answer(
+        self,
+        user: User,
+        question_id: str,
+        text: str,
+        now: datetime,
+        *,
+        heard: Transcript | None = None,
+        audio: KeptAudio | None = None,
+        session_id: str | None = None,
+        duration_ms: int | None = None,
+    ) -> Attempt:
+        """Mark ``text`` with the injected marker and record it (flushed, not committed).
+
+        For a spoken answer pass the transcript as ``heard``: the attempt keeps it, its
+        duration (unless ``duration_ms`` is given) and its delivery measures. Pace, fillers
+        and pauses come from the words as heard; the time to the first point needs the
+        marking's evidence as offsets into the transcript, so when the candidate edited
+        the text, it is measured on a second marking of the words as heard (a misheard
+        key term then counts as not yet said: the recording is what it is). ``audio`` is
+        kept with the attempt, in the same transaction. NotFound for an unknown question.
+        """
+        _aware(now)
+        question = self.bank.question(question_id)
+        marking = self.marker.mark(question, text)
+        transcript = delivery = None
+        if heard is not None:
+            said = marking if text == heard.text else self.marker.mark(question, heard.text)
+            transcript = heard.model_dump(mode="json")
+            delivery = measure_delivery(heard, said).model_dump(mode="json")
+            if duration_ms is None:
+                duration_ms = round(heard.duration_s * 1000)
+        attempt = self.record_attempt(
+            user,
+            question.full_id,
+            text,
+            marking,
+            now,
+            duration_ms=duration_ms,
+            transcript=transcript,
+            delivery=delivery,
+            session_id=session_id,
+        )
+        if audio is not None:
+            self.keep_recording(user, attempt, audio.mime, audio.data, now)
+        return attempt
+
+    def follow_up_for(self, attempt: Attempt) -> Question | None:
+        """The follow-up an interviewer would push with after ``attempt`` (see
+        :mod:`viva.practice.follow_ups`); the same rule the queue applies."""
+        return queue.follow_up_of(self.session, self.bank, attempt)
 
     def record_attempt(
         self,
@@ -64,7 +139,10 @@ class Practice:
         delivery: dict[str, Any] | None = None,
         session_id: str | None = None,
     ) -> Attempt:
-        """Store an answer with its marking and reschedule the question (flushed, not committed).
+        """Store an answer already marked and reschedule the question (flushed, not committed).
+
+        Adapters call :meth:`answer`; this lower step is for markings made elsewhere
+        (imports, tests).
 
         ``transcript`` and ``delivery`` are the speech part's JSON (word timings; pace,
         fillers, pauses). Raises NotFound for an unknown question id.

@@ -6,13 +6,11 @@ authored candidates, so a rough signal is enough and it stays deterministic.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
 
-import snowballstemmer
+from viva.language import simple_words, stem_words
 
-_WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
     re.findall(
         r"\S+",
@@ -21,17 +19,13 @@ _STOP = frozenset(
     while who why will with would you your more less most very one two also each per""",
     )
 )
-
-
-@functools.lru_cache(maxsize=1)
-def _stemmer() -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer("english")
+"""A short stop list on purpose: follow-up ranking wants the content words of a point."""
 
 
 def content_stems(*texts: str) -> frozenset[str]:
     """The stems of the non-stopwords in ``texts``."""
-    words = [w for text in texts for w in _WORD.findall(text.lower()) if w not in _STOP]
-    return frozenset(_stemmer().stemWords(words))
+    words = [w for text in texts for w in simple_words(text) if w not in _STOP]
+    return frozenset(stem_words(words))
 
 
 def overlap(needle: Iterable[str], haystack: frozenset[str]) -> int:

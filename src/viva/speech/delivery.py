@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from viva.language import SPOKEN_FILLERS
 from viva.marking.result import Marking
 from viva.speech.transcript import Transcript
 
@@ -23,11 +24,8 @@ PACE_BAND = (120.0, 165.0)
 MAX_FILLERS_PER_MINUTE = 6.0
 LONG_PAUSE_S = 3.0
 
-FILLERS = (
-    "um", "umm", "uh", "uhh", "er", "erm", "ah", "hmm", "mm",
-    "like", "you know", "basically", "actually", "literally", "i mean",
-    "kind of", "sort of", "you see", "okay so",
-)  # fmt: skip
+FILLERS = SPOKEN_FILLERS
+"""What counts as a filler: the one list in :mod:`viva.language`."""
 _FILLER = re.compile(
     r"\b(?:" + "|".join(re.escape(f) for f in sorted(FILLERS, key=len, reverse=True)) + r")\b"
 )

@@ -1,7 +1,7 @@
 """``create_app(settings)``: the whole web app, built from an explicit settings object.
 
 Everything is built here, once per app, and nothing at import time: the engine (and the
-schema migrated to head), the bank, the search index, the templates, the transcription
+schema migrated to head), the bank, the marker, the search index, the templates, the transcription
 queue (closed when the app shuts down). Several workers each
 build their own copy; what they share lives in the database and in signed cookies.
 """
@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 
 from viva.bank import load_bank
+from viva.marking import Marker, build_marker
 from viva.settings import Settings
 from viva.speech import SpeechEngine
 from viva.store import make_engine, migrate, session_factory
@@ -48,9 +49,11 @@ def create_app(
     engine: Engine | None = None,
     clock: Clock = _utc_now,
     speech_engine: SpeechEngine | None = None,
+    marker: Marker | None = None,
 ) -> FastAPI:
     """The app for ``settings``; pass ``engine`` to share one (tests), ``clock`` to fix time,
-    ``speech_engine`` to transcribe with something other than the settings' Whisper model."""
+    ``speech_engine`` to transcribe with something other than the settings' Whisper model,
+    ``marker`` to mark with something other than the settings' backend."""
     engine = engine or make_engine(settings.resolved_database_url, pool_pre_ping=True)
     key = secret_key(settings)
     migrate(engine)
@@ -70,6 +73,7 @@ def create_app(
         clock=clock,
         transcriber=Transcriber.from_settings(settings, speech_engine),
         heard=HeardTokens(key),
+        marker=marker or build_marker(settings),
     )
 
     @asynccontextmanager

@@ -16,12 +16,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
-import snowballstemmer
-
 from viva.bank import Bank
+from viva.language import search_words, stem_words
 
 Kind = Literal["question", "lesson"]
-WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 MAX_QUERY_CHARS = 200
 SNIPPET_CHARS = 160
 
@@ -46,7 +44,6 @@ class SearchHit:
 
 class SearchIndex:
     def __init__(self, documents: list[Document]) -> None:
-        self._stemmer = snowballstemmer.stemmer("english")
         self.documents = documents
         self._postings: dict[str, dict[int, float]] = defaultdict(dict)
         for number, doc in enumerate(documents):
@@ -72,8 +69,7 @@ class SearchIndex:
         return cls(documents)
 
     def _stems(self, text: str) -> list[str]:
-        words = WORD.findall(text.lower())
-        return list(self._stemmer.stemWords(words))
+        return stem_words(search_words(text))
 
     def _matches(self, stem: str, prefix: bool) -> dict[int, float]:
         if not prefix:
@@ -89,10 +85,10 @@ class SearchIndex:
 
     def search(self, query: str, limit: int = 20, kind: Kind | None = None) -> list[SearchHit]:
         """Documents holding every word of ``query``, best first (tf × idf, title-weighted)."""
-        words = WORD.findall(query[:MAX_QUERY_CHARS].lower())
+        words = search_words(query[:MAX_QUERY_CHARS])
         if not words:
             return []
-        stems = list(self._stemmer.stemWords(words))
+        stems = stem_words(words)
         total = len(self.documents)
         scores: dict[int, float] | None = None
         for i, stem in enumerate(stems):

@@ -1,4 +1,4 @@
-"""What one app holds for its lifetime: settings, engine, bank, search index, templates.
+"""What one app holds for its lifetime: settings, engine, bank, marker, search index, templates.
 
 Everything here is built once by :func:`viva.web.app.create_app` and is either immutable
 (the bank and what is derived from it) or shared safely between requests (the engine's
@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from viva.bank import Bank
+from viva.marking import Marker
 from viva.settings import Settings
 from viva.web.lessons import FragmentCache, LessonRenderer
 from viva.web.search import SearchIndex
@@ -40,6 +41,8 @@ class AppState:
     clock: Clock
     transcriber: Transcriber
     heard: HeardTokens
+    marker: Marker
+    """The one marker, built from the settings at start-up and injected into every Practice."""
 
 
 def app_state(request: Request) -> AppState:

@@ -9,13 +9,12 @@ someone else's attempt id is a 404, exactly like one that does not exist.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from viva.marking import mark
 from viva.marking.result import Marking
-from viva.practice import Practice, Scope
+from viva.practice import NEW_PER_SITTING, Practice, Scope
 from viva.store.models import Attempt
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
@@ -33,18 +32,12 @@ from viva.web.routes.api_models import (
     SectionOut,
     SectionSummary,
     TopicOut,
+    error_responses,
 )
-from viva.web.routes.practice import NEW_PER_SITTING
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut, "description": text}
-    for code, text in {
-        400: "malformed request",
-        401: "not signed in",
-        404: "no such id",
-        422: "invalid input",
-    }.items()
-}
+ERRORS = error_responses(
+    {400: "malformed request", 401: "not signed in", 404: "no such id", 422: "invalid input"}
+)
 router = APIRouter(tags=["api"], responses=ERRORS)
 Answers = Annotated[bool, Query(description="include the model answer, points and misconceptions")]
 
@@ -84,9 +77,7 @@ def question(topic_id: str, question_id: str, state: State, answers: Answers = F
 def mark_answer(body: MarkRequest, state: State) -> Marking:
     """Mark an answer to a bank question; needs no account and records nothing."""
     found = state.bank.question(body.question_id)
-    return mark(
-        found, checked_answer(body.answer, state.settings.max_answer_chars), state.settings.marking_backend
-    )
+    return state.marker.mark(found, checked_answer(body.answer, state.settings.max_answer_chars))
 
 
 @router.get("/me", response_model=MeOut)
@@ -133,18 +124,11 @@ def attempts(
 )
 def add_attempt(body: AttemptRequest, state: State, session: DB, user: CurrentUser) -> AttemptOut:
     """Mark an answer and record it as your attempt; the question is rescheduled."""
-    found = state.bank.question(body.question_id)
+    found = state.bank.question(body.question_id)  # an unknown id is a 404 before any 422
     text = checked_answer(body.answer, state.settings.max_answer_chars)
-    marking = mark(found, text, state.settings.marking_backend)
-    practice = Practice(session, state.bank)
-    attempt = practice.record_attempt(
-        user,
-        found.full_id,
-        text,
-        marking,
-        state.clock(),
-        duration_ms=body.duration_ms,
-        session_id=body.session_id,
+    practice = Practice(session, state.bank, state.marker)
+    attempt = practice.answer(
+        user, found.full_id, text, state.clock(), duration_ms=body.duration_ms, session_id=body.session_id
     )
     return _attempt_out(practice, attempt, user)
 

@@ -8,7 +8,7 @@ without giving the answer away.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -201,3 +201,8 @@ class ErrorOut(_Out):
     status: int
     hint: str | None = None
     details: list[str] | None = None
+
+
+def error_responses(reasons: dict[int, str]) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for error status codes, each an :class:`ErrorOut` with its reason."""
+    return {code: {"model": ErrorOut, "description": text} for code, text in reasons.items()}

@@ -16,9 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from viva.bank import Question
 from viva.errors import InvalidInput
-from viva.marking import mark
-from viva.practice import Practice, Scope
-from viva.practice.follow_ups import choose_follow_up
+from viva.practice import NEW_PER_SITTING, Practice, Scope
 from viva.speech import Delivery
 from viva.store.models import User
 from viva.web.answers import checked_answer
@@ -27,9 +25,6 @@ from viva.web.feedback import LABEL, SYMBOL, evidence_of, highlight, quotes
 from viva.web.rendering import render
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(verify_csrf)])
-
-NEW_PER_SITTING = 10
-"""New (never answered) questions introduced per sitting, before only reviews remain."""
 
 ScopeText = Annotated[str, Query(max_length=200, pattern=r"^[a-z0-9/-]*$")]
 
@@ -121,9 +116,8 @@ def answer_question(
         if error.status_code == 413:
             raise
         return _question_form(request, state, question, scope, answer, error.message, status_code=422)
-    marking = mark(question, text, backend=state.settings.marking_backend)
-    attempt = Practice(session, state.bank).record_attempt(
-        user, question.full_id, text, marking, state.clock(), session_id=sitting_id(request)
+    attempt = Practice(session, state.bank, state.marker).answer(
+        user, question.full_id, text, state.clock(), session_id=sitting_id(request)
     )
     target = f"/attempts/{attempt.id}" + (f"?scope={scope}" if scope else "")
     return RedirectResponse(target, status_code=303)
@@ -144,14 +138,7 @@ def _attempt_context(
     attempt = practice.attempt(user, attempt_id)
     marking = attempt.marking
     question = state.bank.question(attempt.question_id)
-    answered = {a.question_id for a in practice.attempts(user)}
-    follow_up = choose_follow_up(
-        state.bank,
-        question,
-        marking,
-        override="right" if attempt.override == "right" else None,
-        answered=answered,
-    )
+    follow_up = practice.follow_up_for(attempt)
     delivery = Delivery.model_validate(attempt.delivery) if attempt.delivery else None
     return {
         "attempt": attempt,

@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict
 
 from viva.bank import Question
 from viva.errors import InvalidInput
-from viva.marking import mark
 from viva.marking.result import Marking
 from viva.practice import Practice
 from viva.settings import Settings
@@ -29,9 +28,9 @@ from viva.speech import Delivery, Transcript, hotwords_for, measure_delivery
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
 from viva.web.rendering import render
-from viva.web.routes.api_models import ErrorOut
+from viva.web.routes.api_models import error_responses
 from viva.web.routes.practice import ScopeText, sitting_id
-from viva.web.spoken import Heard, encode_audio, heard_from, kept_audio, record_spoken_attempt
+from viva.web.spoken import Heard, encode_audio, heard_from, kept_audio
 from viva.web.state import AppState
 from viva.web.transcription import mime_of
 
@@ -119,15 +118,13 @@ def mark_spoken(
         if error.status_code == 413:
             raise
         return _check_step(request, state, question, user.id, heard, audio, scope, answer, error.message, 422)
-    attempt = record_spoken_attempt(
-        Practice(session, state.bank),
+    attempt = Practice(session, state.bank, state.marker).answer(
         user,
-        question,
+        question.full_id,
         text,
-        heard,
-        kept,
-        backend=state.settings.marking_backend,
-        now=state.clock(),
+        state.clock(),
+        heard=heard.transcript,
+        audio=kept,
         session_id=sitting_id(request),
     )
     return RedirectResponse(f"/attempts/{attempt.id}" + (f"?scope={scope}" if scope else ""), status_code=303)
@@ -168,7 +165,7 @@ async def transcribe_answer(
     session.close()  # hand the connection back before waiting for the transcriber
     data = await state.transcriber.read(audio)
     transcript = await state.transcriber.transcribe(data, hotwords_for(question))
-    marking = mark(question, transcript.text, backend=state.settings.marking_backend)
+    marking = state.marker.mark(question, transcript.text)
     return SpokenOut(transcript=transcript, marking=marking, delivery=measure_delivery(transcript, marking))
 
 
@@ -208,16 +205,15 @@ def api_router(settings: Settings) -> APIRouter:
         response_model=SpokenOut,
         dependencies=[Depends(verify_csrf)],
         max_body_size=_upload_limit(settings),
-        responses={
-            code: {"model": ErrorOut, "description": text}
-            for code, text in {
+        responses=error_responses(
+            {
                 401: "not signed in",
                 403: "cookie auth without X-CSRF-Token",
                 404: "no such question",
                 413: "recording over the size or length limit",
                 422: "empty, silent, damaged or unsupported recording",
                 503: "speech is not installed, or too many uploads are waiting",
-            }.items()
-        },
+            }
+        ),
     )
     return router
