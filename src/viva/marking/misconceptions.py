@@ -32,6 +32,7 @@ def _correct_stems(question: Question) -> frozenset[str]:
     stems: set[str] = set()
     for text in (
         question.answer,
+        question.full_answer,
         *(p.text for p in question.points),
         *(a for p in question.points for a in p.accept),
     ):
