@@ -311,6 +311,9 @@ SLIPS: dict[str, str] = {
     "gpus": "gpu",
     "cpus": "cpu",
     "tpus": "tpu",
+    # inflections the stemmer leaves apart: "matrices" is "matrix", "multiplying" is "multiply"
+    "matric": "matrix",
+    "multipli": "multipl",
 }
 
 # Generic words that carry little meaning alone: they count, but for less.

@@ -3,18 +3,22 @@
 Authored questions (:func:`authored_score`) are scored from their *core* points (what an
 answer that works must say) and their *marked-up* points (extra credit)::
 
-    core   = (weighted mean credit of the core points) ** POINT_EXPONENT
-    extra  = weighted mean credit of the marked-up points   (0 when there are none)
-    score  = core                                             if there are no marked-up points
-           = core * (CORE_SHARE + (1 - CORE_SHARE) * extra)  otherwise
-    score  = min(score, BELOW_STRONG)  if any core point is missed (credit < PARTIAL_AT)
-    score  = min(CAP, score * FACTOR ** misconceptions)      (:func:`after_misconceptions`)
+    core  = (weighted mean credit of the core points) ** POINT_EXPONENT
+    extra = weighted mean credit of the marked-up points
+    score = core                                     if there are no marked-up points,
+                                                     or core < STRONG_AT (the strong line, 0.7)
+          = STRONG_AT + (core - STRONG_AT) / (1 - STRONG_AT) * (CORE_SHARE - STRONG_AT)
+            + (1 - CORE_SHARE) * extra               otherwise
+    score = min(score, BELOW_STRONG)                 if any core point is missed
+                                                     (credit < PARTIAL_AT, 0.3)
+    score = min(MISCONCEPTION_CAP, score * MISCONCEPTION_FACTOR ** misconceptions)
 
-So an answer that covers every core point and states no misconception is strong (at
-least ``CORE_SHARE``, above the strong line of 0.7), every marked-up point it also makes
-lifts it towards 1 and is named in the marking, and an answer missing any core point is
-never strong, however much else it says. Reference-mode questions (points derived from a
-reference answer, all core) keep the fitted model below instead.
+So an answer that makes every core point and states no misconception is strong (its
+core points alone take it to ``CORE_SHARE``, 0.75); each marked-up point it also makes
+lifts it towards 1 and is named in the marking (``Marking.marked_up_for``); an answer
+that misses a core point is never strong, however much else it says; and adding
+marked-up points to a question never lowers any answer's verdict. Reference-mode
+questions (points derived from a reference answer, all core) keep the fitted model below.
 
 Constants here were chosen by leave-questions-out cross-validation on the Mohler
 development set (reference mode) and on the bank's own sample answers (authored mode),
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 
 from viva.bank.model import Question
 from viva.marking.points import PARTIAL_AT, PointResult
+from viva.marking.result import STRONG_AT
 
 POINT_EXPONENT = 0.75  # authored points: credit for part of the points rises faster than linear
 MISCONCEPTION_FACTOR = 0.5  # each misconception asserted halves the score
@@ -74,11 +79,13 @@ def authored_score(question: Question, results: Sequence[PointResult]) -> float:
     See the module docstring for the formula; ``results`` are in ``question.points`` order.
     """
     pairs = list(zip(question.points, results, strict=True))
-    core = [(p.weight, r.credit) for p, r in pairs if p.core]
-    extra = [(p.weight, r.credit) for p, r in pairs if not p.core]
-    score = point_score(_mean_credit(core)) if core else 0.0
-    if extra:
-        score *= CORE_SHARE + (1 - CORE_SHARE) * _mean_credit(extra)
+    core_pairs = [(p.weight, r.credit) for p, r in pairs if p.core]
+    extra_pairs = [(p.weight, r.credit) for p, r in pairs if not p.core]
+    core = point_score(_mean_credit(core_pairs)) if core_pairs else 0.0
+    score = core
+    if extra_pairs and core >= STRONG_AT:
+        above = (core - STRONG_AT) / (1 - STRONG_AT)
+        score = STRONG_AT + above * (CORE_SHARE - STRONG_AT) + (1 - CORE_SHARE) * _mean_credit(extra_pairs)
     if any(r.credit < PARTIAL_AT for p, r in pairs if p.core):
         score = min(score, BELOW_STRONG)
     return score
