@@ -8,22 +8,26 @@ from tests.factories import QUESTIONS, write_bank
 from viva.bank import load_bank
 from viva.bank.export import question_dict
 
-WITH_MARKED_UP = QUESTIONS.replace(
-    "    answer: |\n      Memory-bound: each step reads all the weights for little arithmetic.\n",
-    "    answer: |\n      Memory-bound: each step reads all the weights for little arithmetic.\n"
-    "    full_answer: |\n      Memory-bound, about one FLOP per byte, far below the ridge point.\n",
-).replace(
-    "        text: Every step reads all the weights.\n",
-    "        text: Every step reads all the weights.\n"
-    "    marked_up:\n"
-    "      - id: ridge\n"
-    "        text: About one FLOP per byte, far below the ridge point.\n"
-    "        accept: [ridge point]\n",
-).replace(
-    "    samples:\n      - verdict: weak\n        answer: It is compute-bound.\n",
-    "    samples:\n      - verdict: weak\n        answer: It is compute-bound.\n"
-    "      - kind: contrast\n        answer: Prefill is compute-bound; decode is memory-bound.\n"
-    "      - kind: fluent-wrong\n        verdict: weak\n        answer: Decode is compute-bound.\n",
+WITH_MARKED_UP = (
+    QUESTIONS.replace(
+        "    answer: |\n      Memory-bound: each step reads all the weights for little arithmetic.\n",
+        "    answer: |\n      Memory-bound: each step reads all the weights for little arithmetic.\n"
+        "    full_answer: |\n      Memory-bound, about one FLOP per byte, far below the ridge point.\n",
+    )
+    .replace(
+        "        text: Every step reads all the weights.\n",
+        "        text: Every step reads all the weights.\n"
+        "    marked_up:\n"
+        "      - id: ridge\n"
+        "        text: About one FLOP per byte, far below the ridge point.\n"
+        "        accept: [ridge point]\n",
+    )
+    .replace(
+        "    samples:\n      - verdict: weak\n        answer: It is compute-bound.\n",
+        "    samples:\n      - verdict: weak\n        answer: It is compute-bound.\n"
+        "      - kind: contrast\n        answer: Prefill is compute-bound; decode is memory-bound.\n"
+        "      - kind: fluent-wrong\n        verdict: weak\n        answer: Decode is compute-bound.\n",
+    )
 )
 
 

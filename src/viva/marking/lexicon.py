@@ -24,7 +24,17 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "2 byte",
     ),
     # ratio words: "halves memory" says "half the bytes", "can double throughput" says "2x"
-    "ratio-half": ("half", "halve", "halves", "halved", "halving", "50 percent", "50 %", "2x less", "2x smaller"),
+    "ratio-half": (
+        "half",
+        "halve",
+        "halves",
+        "halved",
+        "halving",
+        "50 percent",
+        "50 %",
+        "2x less",
+        "2x smaller",
+    ),
     "ratio-double": (
         "double",
         "doubles",
