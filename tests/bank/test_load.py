@@ -47,7 +47,7 @@ def test_unknown_key_names_file_line_and_allowed_keys(tmp_path: Path) -> None:
     [error] = _errors(tmp_path, {"01-basics.yaml": text})
     assert error.endswith(
         "01-basics.yaml:5: unknown key 'colour' (hint: allowed keys: id, prompt, "
-        "answer, points, misconceptions, follow_ups, samples, tags, difficulty)"
+        "answer, full_answer, points, marked_up, misconceptions, follow_ups, samples, tags, difficulty)"
     )
 
 

@@ -18,15 +18,23 @@ def question_dict(question: Question, *, with_answer: bool = True) -> dict[str, 
     if with_answer:
         data |= {
             "answer": question.answer,
+            "full_answer": question.full_answer,
             "points": [
                 {"id": p.id, "text": p.text, "weight": p.weight, "accept": list(p.accept)}
-                for p in question.points
+                for p in question.core_points
+            ],
+            "marked_up": [
+                {"id": p.id, "text": p.text, "weight": p.weight, "accept": list(p.accept)}
+                for p in question.marked_up_points
             ],
             "misconceptions": [
                 {"id": m.id, "text": m.text, "correction": m.correction, "accept": list(m.accept)}
                 for m in question.misconceptions
             ],
-            "samples": [{"verdict": s.verdict, "answer": s.answer} for s in question.samples],
+            "samples": [
+                {"verdict": s.verdict, "answer": s.answer} | ({"kind": s.kind} if s.kind else {})
+                for s in question.samples
+            ],
         }
     data["follow_ups"] = [question_dict(f, with_answer=with_answer) for f in question.follow_ups]
     data["follow_up_refs"] = list(question.follow_up_refs)

@@ -90,7 +90,8 @@ def _message(loc: tuple[int | str, ...], err: Any) -> str:
 _ALLOWED = {
     "points": "id, text, weight, accept",
     "misconceptions": "id, text, correction, accept",
-    "samples": "verdict, answer",
+    "marked_up": "id, text, weight, accept",
+    "samples": "verdict, kind, answer",
 }
 
 
@@ -104,6 +105,8 @@ def _hint(model: type[BaseModel], loc: tuple[int | str, ...], err: Any) -> str:
         return "allowed keys: " + ", ".join(model.model_fields)
     if err["type"] == "string_pattern_mismatch":
         return "ids are slugs: lowercase letters, digits and single hyphens"
+    if (loc and loc[-1] == "marked_up") or (len(loc) > 1 and loc[-2] == "marked_up"):
+        return "a question has at most 6 marked-up points"
     if (loc and loc[-1] == "points") or (len(loc) > 1 and loc[-2] == "points"):
         return "a question has 2 to 6 marking points"
     return ""
@@ -314,14 +317,17 @@ def _question(
         id=spec.id,
         prompt=spec.prompt.strip(),
         answer=spec.answer.strip(),
-        points=tuple(MarkingPoint(p.id, p.text, p.weight, tuple(p.accept)) for p in spec.points),
+        full_answer=spec.full_answer.strip() if spec.full_answer else "",
+        points=tuple(MarkingPoint(p.id, p.text, p.weight, tuple(p.accept)) for p in spec.points)
+        + tuple(MarkingPoint(p.id, p.text, p.weight, tuple(p.accept), core=False) for p in spec.marked_up),
         misconceptions=tuple(
             Misconception(m.id, m.text, m.correction, tuple(m.accept)) for m in spec.misconceptions
         ),
         follow_ups=tuple(nested),
         follow_up_refs=tuple(refs),
         samples=tuple(
-            SampleAnswer(s.answer, s.verdict, where.source("samples", i)) for i, s in enumerate(spec.samples)
+            SampleAnswer(s.answer, s.expected, where.source("samples", i), s.kind)
+            for i, s in enumerate(spec.samples)
         ),
         tags=tuple(spec.tags),
         difficulty=spec.difficulty,

@@ -29,10 +29,17 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class MarkingPoint:
+    """One thing an interviewer listens for.
+
+    A *core* point is what an answer that works must say; a marked-up point (``core``
+    false) is extra credit, the "what gets marked up" of the full answer.
+    """
+
     id: str
     text: str
     weight: float = 1.0
     accept: tuple[str, ...] = ()
+    core: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +55,17 @@ class SampleAnswer:
     answer: str
     verdict: Verdict
     source: Source | None = None
+    kind: str | None = None  # paraphrase | contrast | partial | fluent-wrong, when the author said
 
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question with what an interviewer rewards; ``id`` is unique within its topic."""
+    """A question with what an interviewer rewards; ``id`` is unique within its topic.
+
+    ``answer`` is an answer that works (what a good candidate says in about 30 seconds);
+    ``full_answer``, when given, is the longer answer that gets marked up. ``points`` holds
+    the core points first, then the marked-up ones.
+    """
 
     topic_id: str
     section_id: str
@@ -68,10 +81,24 @@ class Question:
     difficulty: Difficulty = "medium"
     parent_id: str | None = None
     source: Source | None = field(default=None, compare=False)
+    full_answer: str = ""
 
     @property
     def full_id(self) -> str:
         return f"{self.topic_id}/{self.id}"
+
+    @property
+    def core_points(self) -> tuple[MarkingPoint, ...]:
+        return tuple(p for p in self.points if p.core)
+
+    @property
+    def marked_up_points(self) -> tuple[MarkingPoint, ...]:
+        return tuple(p for p in self.points if not p.core)
+
+    @property
+    def longest_answer(self) -> str:
+        """The full answer when there is one, else the answer that works."""
+        return self.full_answer or self.answer
 
     def walk(self) -> Iterator[Question]:
         """This question, then its nested follow-ups depth first."""

@@ -17,6 +17,7 @@ from pydantic import (
     StringConstraints,
     Tag,
     field_validator,
+    model_validator,
 )
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)]
@@ -42,9 +43,34 @@ class MisconceptionSpec(_Strict):
     accept: list[Text] = []
 
 
+SampleKind = Literal["paraphrase", "contrast", "partial", "fluent-wrong"]
+# What each kind of sample must be marked: a contrast answer is correct (it names the wrong
+# option only to deny it or compare), a fluent wrong one uses the right words for a wrong claim.
+KIND_VERDICT: dict[str, Literal["strong", "partial", "weak"]] = {
+    "paraphrase": "strong",
+    "contrast": "strong",
+    "partial": "partial",
+    "fluent-wrong": "weak",
+}
+
+
 class SampleSpec(_Strict):
-    verdict: Literal["strong", "partial", "weak"]
+    verdict: Literal["strong", "partial", "weak"] | None = None
+    kind: SampleKind | None = None
     answer: Text
+
+    @model_validator(mode="after")
+    def _verdict_from_kind(self) -> SampleSpec:
+        if self.kind is None and self.verdict is None:
+            raise ValueError("a sample needs a verdict or a kind")
+        if self.kind is not None and self.verdict not in (None, KIND_VERDICT[self.kind]):
+            raise ValueError(f"a {self.kind} sample is {KIND_VERDICT[self.kind]}, not {self.verdict}")
+        return self
+
+    @property
+    def expected(self) -> Literal["strong", "partial", "weak"]:
+        """The verdict written, or the one the sample's kind implies."""
+        return self.verdict if self.verdict is not None else KIND_VERDICT[str(self.kind)]
 
 
 class FollowUpRef(_Strict):
@@ -62,7 +88,9 @@ class QuestionSpec(_Strict):
     id: Slug
     prompt: Text
     answer: Text
+    full_answer: Text | None = None
     points: Annotated[list[PointSpec], Field(min_length=2, max_length=6)]
+    marked_up: Annotated[list[PointSpec], Field(max_length=6)] = []
     misconceptions: list[MisconceptionSpec] = []
     follow_ups: list[
         Annotated[

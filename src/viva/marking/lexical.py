@@ -37,6 +37,7 @@ def _known_keys(question: Question) -> frozenset[str]:
     keys: set[str] = set(_prompt_keys(question.prompt))
     texts = [
         question.answer,
+        question.full_answer,
         *(p.text for p in question.points),
         *(a for p in question.points for a in p.accept),
         *(m.text for m in question.misconceptions),
@@ -108,7 +109,7 @@ class LexicalBackend:
         if is_reference_only(question):
             base = scoring.reference_score(reference_features(question, analysis, coverage))
         else:
-            base = scoring.point_score(coverage)
+            base = scoring.authored_score(question, results)
         return build_marking(question, answer, analysis, results, found, base, self.name, self.version)
 
 
@@ -138,6 +139,7 @@ def build_marking(
             point_id=p.id,
             text=p.text,
             weight=p.weight,
+            core=p.core,
             status=r.status,
             credit=round(r.credit, 4),
             evidence=[Span(start=s, end=e) for s, e in r.evidence],

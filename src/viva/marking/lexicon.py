@@ -23,6 +23,29 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "16 bit float",
         "2 byte",
     ),
+    # ratio words: "halves memory" says "half the bytes", "can double throughput" says "2x"
+    "ratio-half": (
+        "half",
+        "halve",
+        "halves",
+        "halved",
+        "halving",
+        "50 percent",
+        "50 %",
+        "2x less",
+        "2x smaller",
+    ),
+    "ratio-double": (
+        "double",
+        "doubles",
+        "doubled",
+        "doubling",
+        "twice",
+        "2x",
+        "2 times",
+        "2 fold",
+        "twofold",
+    ),
     "fp32": ("fp32", "float32", "single precision", "32 bit", "full precision", "4 byte"),
     "fp8": ("fp8", "8 bit float", "float8", "e4m3", "e5m2"),
     "int8": ("int8", "8 bit integer", "8 bit quantization", "8 bit"),
@@ -211,6 +234,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "bigger",
         "improve",
         "maximize",
+        # a ratio word says the direction too: "can double throughput" raises it
+        "double",
+        "twice",
+        "triple",
     ),
     "decrease": (
         "decrease",
@@ -228,6 +255,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "minimize",
         "amortize",
         "amortise",
+        "halve",  # "roughly halves memory" reduces it
     ),
     "high": ("high", "higher", "large", "larger", "big", "bigger", "huge", "many"),
     "low": ("low", "lower", "small", "smaller", "tiny", "little", "few"),
@@ -293,6 +321,9 @@ SLIPS: dict[str, str] = {
     "gpus": "gpu",
     "cpus": "cpu",
     "tpus": "tpu",
+    # inflections the stemmer leaves apart: "matrices" is "matrix", "multiplying" is "multiply"
+    "matric": "matrix",
+    "multipli": "multipl",
 }
 
 # Generic words that carry little meaning alone: they count, but for less.

@@ -1,6 +1,7 @@
 """``viva bank lint``: the bank's own answers must mark the way their authors say.
 
-Every model answer (follow-ups included) must mark ``strong`` against its own points, and
+Every model answer (follow-ups included) and every full answer must mark ``strong`` against
+its own points, and
 every sample answer must get the verdict its author gave it. A check that fails names
 the file and line, what was expected and what the marker gave, and which points it
 missed, so the author can fix the content (or report the marker).
@@ -22,7 +23,7 @@ class LintCheck:
 
     question_id: str
     where: str
-    kind: str  # "model answer" | "sample"
+    kind: str  # "model answer" | "full answer" | "<verdict> sample" | "<kind> sample"
     expected: Verdict
     marking: Marking
 
@@ -60,13 +61,23 @@ def checks_for(question: Question, backend: str = "default") -> list[LintCheck]:
             engine.mark(question, question.answer),
         )
     ]
+    if question.full_answer:
+        found.append(
+            LintCheck(
+                question.full_id,
+                _where(question),
+                "full answer",
+                "strong",
+                engine.mark(question, question.full_answer),
+            )
+        )
     for sample in question.samples:
         line = sample.source.line if sample.source else None
         found.append(
             LintCheck(
                 question.full_id,
                 _where(question, line),
-                f"{sample.verdict} sample",
+                f"{sample.kind or sample.verdict} sample",
                 sample.verdict,
                 engine.mark(question, sample.answer),
             )

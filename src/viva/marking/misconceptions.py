@@ -1,6 +1,8 @@
 """Detecting the wrong claims a bank author wrote down for a question.
 
-A misconception is found when the answer *asserts* it: its words are there with the
+A misconception is found when the answer *asserts* it: its words are there, in one
+clause (so a contrast such as "prefill is compute-bound; decoding is memory-bound" or
+"unlike prefill, decoding is memory-bound" does not assert "decoding is compute-bound"), with the
 same polarity ("decode is compute-bound", not "decode is not compute-bound"). Words the
 misconception shares with the model answer and the marking points prove nothing, since
 a correct answer uses them too; so when a misconception has words of its own
@@ -32,6 +34,7 @@ def _correct_stems(question: Question) -> frozenset[str]:
     stems: set[str] = set()
     for text in (
         question.answer,
+        question.full_answer,
         *(p.text for p in question.points),
         *(a for p in question.points for a in p.accept),
     ):
@@ -69,8 +72,8 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
     correct = _correct_stems(question)
     found_all: list[Detection] = []
     for misconception in question.misconceptions:
-        claims = [target(misconception.text, demote, tight=True)] + [
-            target(a, demote, accept=True) for a in misconception.accept
+        claims = [target(misconception.text, demote, tight=True, one_clause=True)] + [
+            target(a, demote, accept=True, one_clause=True) for a in misconception.accept
         ]
         for claim in claims:
             found = match(claim, answer)

@@ -29,6 +29,7 @@ class Target:
     weights: tuple[float, ...]
     accept: bool  # a short authored phrasing: needs all its terms
     tight: bool = False  # terms must sit close together (phrasings and wrong claims)
+    reach: int = 0  # when > 0, matched terms must sit within this many clauses (wrong claims)
 
     @property
     def width(self) -> int:
@@ -58,15 +59,23 @@ NO_MATCH = ClaimMatch(0.0, 0.0, ())
 
 
 @functools.lru_cache(maxsize=8192)
-def target(text: str, demote: frozenset[str], accept: bool = False, tight: bool = False) -> Target:
-    """``text`` as a claim; terms sharing a key with ``demote`` (the prompt's) weigh less."""
+def target(
+    text: str, demote: frozenset[str], accept: bool = False, tight: bool = False, one_clause: bool = False
+) -> Target:
+    """``text`` as a claim; terms sharing a key with ``demote`` (the prompt's) weigh less.
+
+    A ``one_clause`` claim is only found when one clause of the answer states it (or as
+    many clauses as the claim itself has): "prefill is compute-bound; decoding is
+    memory-bound" does not assert "decoding is compute-bound".
+    """
     terms = analyse(text).content_terms()
     weights = tuple(t.weight * (QUESTION_WORD_WEIGHT if t.keys & demote else 1.0) for t in terms)
     if sum(weights) < 0.3 * sum(t.weight for t in terms):
         # a claim made of the question's own words ("decode is memory-bound" for "is decode
         # memory-bound?") is still the claim: demote only by half
         weights = tuple(t.weight * (0.5 if t.keys & demote else 1.0) for t in terms)
-    return Target(text, tuple(terms), weights, accept, tight or accept)
+    reach = len(set(clauses(analyse(text)))) if one_clause else 0
+    return Target(text, tuple(terms), weights, accept, tight or accept, reach)
 
 
 def _bounded_distance(a: str, b: str, limit: int) -> int:
@@ -123,10 +132,44 @@ def _positions(term: Term, answer: Analysis) -> Positions:
     return sorted(hits - anti), parts, sorted(anti)
 
 
-def _window(positions: list[int], low: int, high: int, used: list[int]) -> list[int]:
+def _window(
+    positions: list[int],
+    low: int,
+    high: int,
+    used: list[int],
+    clause: tuple[int, ...] = (),
+    at: int = -1,
+    reach: int = 1,
+) -> list[int]:
+    """Positions in ``[low, high]`` not yet used; with ``clause``, only those within ``reach``
+    clauses of clause ``at``."""
     return [
-        p for p in positions[bisect_left(positions, low) : bisect_left(positions, high + 1)] if p not in used
+        p
+        for p in positions[bisect_left(positions, low) : bisect_left(positions, high + 1)]
+        if p not in used and (not clause or abs(clause[p] - at) < reach)
     ]
+
+
+# Words that start a new clause for a wrong claim: what comes after a contrast ("X, whereas Y",
+# "not X but Y", "unlike X, Y") or a coordination ("X and Y") is a separate assertion.
+CLAUSE_WORDS = frozenset(
+    ["but", "whereas", "while", "whilst", "although", "though", "however", "unlike", "and", "or", "so"]
+)
+
+
+def clauses(answer: Analysis) -> tuple[int, ...]:
+    """For each content rank, the clause it sits in: punctuation and clause words divide them."""
+    ids: list[int] = []
+    current, last = 0, None
+    for term in answer.terms:
+        if last is not None and term.clause != last:
+            current += 1
+        last = term.clause
+        if term.surface in CLAUSE_WORDS:
+            current += 1
+        if term.content:
+            ids.append(current)
+    return tuple(ids)
 
 
 def match(claim: Target, answer: Analysis) -> ClaimMatch:
@@ -143,19 +186,22 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
         return NO_MATCH
     width = claim.width
     claim_negative = any(t.negated for t in claim.terms)
+    clause = clauses(answer) if claim.reach else ()
+    reach = claim.reach
     best: tuple[float, float, float, list[int]] = (-1e9, 0.0, 0.0, [])
     for anchor in anchors:
         low, high = (anchor - width, anchor + width) if claim.tight else (anchor - width // 2, anchor + width)
+        at = clause[anchor] if clause else -1
         matched = contradicted = 0.0  # contradicted is counted at full weight, see below
         used: list[int] = []
         for term, weight, (hits, parts, anti) in zip(claim.terms, claim.weights, found, strict=True):
             share = 1.0
             extra: list[int] = []
-            inside = _window(hits, low, high, used)
+            inside = _window(hits, low, high, used, clause, at, reach)
             if not inside and parts:
                 nearest = [
                     min(ps, key=lambda p: abs(p - anchor))
-                    for ps in (_window(ps, low, high, used) for ps in parts)
+                    for ps in (_window(ps, low, high, used, clause, at, reach) for ps in parts)
                     if ps
                 ]
                 share = len(nearest) / len(parts)
@@ -174,7 +220,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
                 contradicted += share * term.weight
                 used.append(inside[0])
             else:
-                opposite = anti[bisect_left(anti, low) : bisect_left(anti, high + 1)]
+                opposite = _window(anti, low, high, [], clause, at, reach)
                 if any(content[p].negated == term.negated for p in opposite):
                     contradicted += term.weight
         value = matched - 1.5 * contradicted

@@ -43,6 +43,7 @@ class PointMark(BaseModel):
     point_id: str
     text: str
     weight: float = 1.0
+    core: bool = Field(default=True, description="a core point; false for a marked-up (extra credit) one")
     status: PointStatus
     credit: float = Field(ge=0, le=1, description="share of this point's weight earned")
     evidence: list[Span] = []
@@ -75,3 +76,8 @@ class Marking(BaseModel):
     @property
     def missed(self) -> list[PointMark]:
         return [p for p in self.points if p.status == "missed"]
+
+    @property
+    def marked_up_for(self) -> list[PointMark]:
+        """The marked-up (extra credit) points this answer made: "marked up for ..."."""
+        return [p for p in self.points if not p.core and p.status == "covered"]

@@ -1,5 +1,25 @@
 """From point credits to one score: the calibration, in one place.
 
+Authored questions (:func:`authored_score`) are scored from their *core* points (what an
+answer that works must say) and their *marked-up* points (extra credit)::
+
+    core  = (weighted mean credit of the core points) ** POINT_EXPONENT
+    extra = weighted mean credit of the marked-up points
+    score = core                                     if there are no marked-up points,
+                                                     or core < STRONG_AT (the strong line, 0.7)
+          = STRONG_AT + (core - STRONG_AT) / (1 - STRONG_AT) * (CORE_SHARE - STRONG_AT)
+            + (1 - CORE_SHARE) * extra               otherwise
+    score = min(score, BELOW_STRONG)                 if any core point is missed
+                                                     (credit < PARTIAL_AT, 0.3)
+    score = min(MISCONCEPTION_CAP, score * MISCONCEPTION_FACTOR ** misconceptions)
+
+So an answer that makes every core point and states no misconception is strong (its
+core points alone take it to ``CORE_SHARE``, 0.75); each marked-up point it also makes
+lifts it towards 1 and is named in the marking (``Marking.marked_up_for``); an answer
+that misses a core point is never strong, however much else it says; and adding
+marked-up points to a question never lowers any answer's verdict. Reference-mode
+questions (points derived from a reference answer, all core) keep the fitted model below.
+
 Constants here were chosen by leave-questions-out cross-validation on the Mohler
 development set (reference mode) and on the bank's own sample answers (authored mode),
 never per question; ``benchmarks/asag_cv.py`` reproduces the reference-mode figures.
@@ -12,11 +32,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from viva.bank.model import Question
-from viva.marking.points import PointResult
+from viva.marking.points import PARTIAL_AT, PointResult
+from viva.marking.result import STRONG_AT
 
 POINT_EXPONENT = 0.75  # authored points: credit for part of the points rises faster than linear
 MISCONCEPTION_FACTOR = 0.5  # each misconception asserted halves the score
 MISCONCEPTION_CAP = 0.6  # an answer asserting a known misconception is never strong
+CORE_SHARE = 0.75  # score of an answer making every core point and nothing marked up
+BELOW_STRONG = 0.69  # most an answer that misses a core point can score
 # Reference mode: a linear model of the human 0-5 mark, fitted across all questions of the
 # Mohler dev set (leave-one-question-out r = 0.550; benchmarks/asag_cv.py), then mapped so
 # that an answer sharing nothing with the reference is weak and one a grader would give
@@ -43,6 +66,29 @@ def coverage(question: Question, results: Sequence[PointResult]) -> float:
 
 def point_score(covered: float) -> float:
     return float(covered**POINT_EXPONENT)
+
+
+def _mean_credit(pairs: Sequence[tuple[float, float]]) -> float:
+    total = sum(w for w, _ in pairs)
+    return sum(w * c for w, c in pairs) / total if total > 0 else 0.0
+
+
+def authored_score(question: Question, results: Sequence[PointResult]) -> float:
+    """The score of an answer to an authored question, before misconceptions and guards.
+
+    See the module docstring for the formula; ``results`` are in ``question.points`` order.
+    """
+    pairs = list(zip(question.points, results, strict=True))
+    core_pairs = [(p.weight, r.credit) for p, r in pairs if p.core]
+    extra_pairs = [(p.weight, r.credit) for p, r in pairs if not p.core]
+    core = point_score(_mean_credit(core_pairs)) if core_pairs else 0.0
+    score = core
+    if extra_pairs and core >= STRONG_AT:
+        above = (core - STRONG_AT) / (1 - STRONG_AT)
+        score = STRONG_AT + above * (CORE_SHARE - STRONG_AT) + (1 - CORE_SHARE) * _mean_credit(extra_pairs)
+    if any(r.credit < PARTIAL_AT for p, r in pairs if p.core):
+        score = min(score, BELOW_STRONG)
+    return score
 
 
 @dataclass(frozen=True, slots=True)

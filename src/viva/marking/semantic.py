@@ -154,7 +154,6 @@ class SemanticBackend:
         analysis, results, found = self._lexical.assess(question, answer)
         similarity, recall = self.similarities(question, analysis)
         blended = [_blend(r, s) for r, s in zip(results, similarity, strict=True)]
-        covered = scoring.coverage(question, blended)
         if is_reference_only(question):
             lexical_mark = reference_features(
                 question, analysis, scoring.coverage(question, results)
@@ -169,7 +168,7 @@ class SemanticBackend:
             )
             base = max(0.0, min(1.0, (predicted - scoring.REFERENCE_ZERO) / scoring.REFERENCE_SPAN))
         else:
-            base = scoring.point_score(covered)
+            base = scoring.authored_score(question, blended)
         return build_marking(question, answer, analysis, blended, found, base, self.name, self.version)
 
 
