@@ -124,3 +124,14 @@ def test_an_over_long_paste_is_kept_counted_and_refused_with_a_reason(page: Any,
     problem.wait_for(timeout=5000)
     assert "limit" in problem.inner_text().lower()
     assert len(box.input_value()) == length, "the answer is still there to shorten"
+
+
+def test_error_pages_speak_to_candidates(page: Any, server: str) -> None:
+    _sign_up(page, server)
+    for path in ("/attempts/not-a-number", "/topics/no-such-topic", "/practice/no-such/question"):
+        page.goto(server + path)
+        text = page.locator("main").inner_text()
+        assert "`" not in text and "viva topics" not in text, f"{path}: no commands on a page: {text}"
+        assert "Input should be" not in text and "attempt_id" not in text, f"{path}: {text}"
+        assert page.get_by_role("link", name="Back to the topics").count() == 1
+        _assert_whole_page(page, page.title())
