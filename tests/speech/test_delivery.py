@@ -50,6 +50,13 @@ def test_like_as_a_verb_or_comparison_is_not_a_filler() -> None:
     assert [f.word for f in find_fillers(t)] == ["like"]
 
 
+def test_like_meaning_such_as_is_not_a_filler() -> None:
+    t = evenly(
+        "fuse operations like softmax or something like a ring and this like was like slow", per_second=2
+    )
+    assert [f.word for f in find_fillers(t)] == ["like", "like"]  # "this like", "was like"
+
+
 def test_many_fillers_a_minute_is_worth_working_on() -> None:
     t = evenly(" ".join(["um so the answer is"] * 10), per_second=2.5)  # 10 "um" in 20 s
     delivery = measure_delivery(t)

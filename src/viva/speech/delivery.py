@@ -29,8 +29,14 @@ FILLERS = SPOKEN_FILLERS
 _FILLER = re.compile(
     r"\b(?:" + "|".join(re.escape(f) for f in sorted(FILLERS, key=len, reverse=True)) + r")\b"
 )
-# "like" and "actually" are only fillers some of the time; these uses are not.
-_NOT_FILLER_BEFORE = re.compile(r"\b(?:looks?|seems?|feels?|sounds?|would|things?|just)\s+$")
+# "like" and "actually" are only fillers some of the time; these uses are not: after a
+# verb of seeming, "would", or in "such as" sense after a plural noun or a word that names
+# examples ("operations like softmax", "something like a ring"). "was/is/has/this/does
+# like" stay fillers.
+_NOT_FILLER_BEFORE = re.compile(
+    r"\b(?:looks?|seems?|feels?|sounds?|would|things?|just|more|much|something|anything|nothing|stuff"
+    r"|(?!(?:this|does|says)\b)[a-z]{3,}s)\s+$"
+)
 
 Status = Literal["ok", "work-on"]
 

@@ -4,6 +4,12 @@ An htmx request that is not a boosted navigation (``HX-Request`` without ``HX-Bo
 swaps part of a page, so it gets the template's content alone; everything else — a
 browser without JavaScript, a boosted link or form — gets the whole page. Templates always
 ``{% extends layout %}``, and :func:`render` sets ``layout``.
+
+Two cases look like a swap but are not. When the Back button reaches an entry htmx has
+not cached, htmx refetches it with ``HX-Request`` *and* ``HX-History-Restore-Request`` and
+puts the answer in place of the whole body, so it must be a whole page (with its title).
+And because one URL can answer both ways, every response says ``Vary: HX-Request``, so
+the browser's own cache never hands a fragment to a full-page load of the same URL.
 """
 
 from __future__ import annotations
@@ -40,7 +46,12 @@ def make_templates(lessons: LessonRenderer) -> Jinja2Templates:
 
 def wants_fragment(request: Request) -> bool:
     """Whether to answer with the content alone (an htmx swap) rather than a full page."""
-    return request.headers.get("hx-request") == "true" and request.headers.get("hx-boosted") != "true"
+    headers = request.headers
+    return (
+        headers.get("hx-request") == "true"
+        and headers.get("hx-boosted") != "true"
+        and headers.get("hx-history-restore-request") != "true"
+    )
 
 
 def render(
@@ -67,4 +78,7 @@ def render(
     response: HTMLResponse = state.templates.TemplateResponse(
         request, template, values, status_code=status_code, headers=dict(headers or {})
     )
+    vary = [v.strip() for v in response.headers.get("vary", "").split(",") if v.strip()]
+    if "HX-Request" not in vary:
+        response.headers["Vary"] = ", ".join([*vary, "HX-Request"])
     return response

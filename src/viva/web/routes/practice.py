@@ -26,7 +26,11 @@ from viva.web.rendering import render
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(verify_csrf)])
 
+SKIPS_KEPT = 20
+"""Skipped questions remembered per sitting (they live in the session cookie, which is small)."""
+
 ScopeText = Annotated[str, Query(max_length=200, pattern=r"^[a-z0-9/-]*$")]
+SkipText = Annotated[str, Query(max_length=200, pattern=r"^[a-z0-9/-]*$")]
 
 
 def sitting_id(request: Request, fresh: bool = False) -> str:
@@ -48,16 +52,52 @@ def start(request: Request, state: State, session: DB, user: CurrentUser, scope:
     return next_question(request, state, session, user, scope)
 
 
+def skipped_in_sitting(request: Request, sitting: str, skip: str = "") -> list[str]:
+    """The questions skipped in this sitting, oldest first, after adding ``skip`` if given.
+
+    Kept in the signed session next to the sitting id they belong to, so a new sitting
+    ("Test yourself" again) starts with none, and at most :data:`SKIPS_KEPT` of them.
+    """
+    stored = request.session.get("skipped")
+    ids: list[str] = []
+    if isinstance(stored, dict) and stored.get("sitting") == sitting and isinstance(stored.get("ids"), list):
+        ids = [i for i in stored["ids"] if isinstance(i, str)]
+    if skip and skip not in ids:
+        ids = [*ids, skip][-SKIPS_KEPT:]
+        request.session["skipped"] = {"sitting": sitting, "ids": ids}
+    return ids
+
+
 @router.get("/practice/next")
 def next_question(
-    request: Request, state: State, session: DB, user: CurrentUser, scope: ScopeText = ""
+    request: Request,
+    state: State,
+    session: DB,
+    user: CurrentUser,
+    scope: ScopeText = "",
+    skip: SkipText = "",
 ) -> Response:
+    """The next question of the sitting; ``skip`` names one passed over ("Skip for now"),
+    which then stays away for the rest of the sitting."""
+    sitting = sitting_id(request)
+    if skip and not state.bank.has_question(skip):
+        skip = ""
+    skipped = skipped_in_sitting(request, sitting, skip)
     chosen = Practice(session, state.bank).next_question(
-        user, Scope.parse(state.bank, scope), state.clock(), NEW_PER_SITTING, session_id=sitting_id(request)
+        user,
+        Scope.parse(state.bank, scope),
+        state.clock(),
+        NEW_PER_SITTING,
+        session_id=sitting,
+        exclude=skipped,
     )
     if chosen is None:
         due = Practice(session, state.bank).due(user, state.clock(), scope=Scope.parse(state.bank, scope))
-        return render(request, "practice_done.html", {"scope": scope, "due": due, "nav": "practice"})
+        return render(
+            request,
+            "practice_done.html",
+            {"scope": scope, "due": due, "skipped": len(skipped), "nav": "practice"},
+        )
     return RedirectResponse(_question_url(chosen.question, scope), status_code=303)
 
 

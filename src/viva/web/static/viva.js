@@ -5,6 +5,8 @@
 //   r / m        "I was right" / "I missed it" on the marking page
 //   n, s         next question / skip (any element with data-key="n" or "s")
 //   ?            show the shortcuts
+// Also: a refused htmx request (4xx/5xx) shows the server's reason next to its control,
+// and every answer box counts its characters against the limit.
 // Spoken answers: a record / stop button with a timer (MediaRecorder), and uploads with
 // progress, for every answer form with a [data-speak] fieldset. Without this file the
 // same fieldset still works: a file input and a "Transcribe it" button post the form.
@@ -66,6 +68,92 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail && event.detail.boosted) { focusLanding(); }
   });
+
+  // -- refused requests and the answer counter ----------------------------------------
+  // htmx does not swap 4xx/5xx answers, so without this a refused click looks dead. The
+  // reason is taken from the page the server sent (the answer form's problem line, or the
+  // error page's message and hint) and shown next to the control that made the request.
+
+  function reasonIn(xhr) {
+    var text = xhr.responseText || "";
+    var type = xhr.getResponseHeader("Content-Type") || "";
+    if (type.indexOf("json") !== -1) {
+      try { var body = JSON.parse(text); if (body && body.error) { return String(body.error); } } catch (e) { /* not JSON after all */ }
+    }
+    if (type.indexOf("html") !== -1) {
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      var line = doc.querySelector(".problem");
+      if (line && line.textContent.trim()) { return line.textContent.trim(); }
+      var error = doc.querySelector(".error");
+      if (error) {
+        var parts = Array.prototype.filter.call(error.querySelectorAll("p, li"), function (p) { return !p.querySelector("a"); })
+          .map(function (p) { return p.textContent.trim(); }).filter(Boolean);
+        if (parts.length) { return parts.join(" "); }
+      }
+    } else if (text && text.length < 200) {
+      return text.trim();
+    }
+    return "";
+  }
+
+  function showProblem(elt, message) {
+    if (!elt || !elt.isConnected) { elt = document.querySelector("main") || document.body; }
+    var form = elt.tagName === "FORM" ? elt : elt.closest("form");
+    var box = form && form.querySelector("textarea");
+    var line = form ? form.querySelector(".problem") : null;
+    if (!line && elt.nextElementSibling && elt.nextElementSibling.hasAttribute("data-problem")) { line = elt.nextElementSibling; }
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "problem";
+      line.setAttribute("data-problem", "");
+      line.id = "problem-" + Math.random().toString(36).slice(2, 10);
+      var after = box ? (form.querySelector("[data-counter]") || box) : elt;
+      if (after === document.body || after.tagName === "MAIN") { after.insertBefore(line, after.firstChild); } else { after.insertAdjacentElement("afterend", line); }
+    }
+    line.setAttribute("role", "alert");
+    line.textContent = message;
+    if (box) {
+      box.setAttribute("aria-invalid", "true");
+      var described = (box.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+      if (described.indexOf(line.id) === -1 && line.id) { box.setAttribute("aria-describedby", [line.id].concat(described).join(" ")); }
+      box.focus();
+    }
+  }
+
+  // beforeSwap fires on the swap target (the body, for a boosted form); the element that
+  // made the request is in requestConfig.
+  function requester(detail) { return (detail.requestConfig && detail.requestConfig.elt) || detail.elt; }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || xhr.status < 400) { return; }
+    event.detail.shouldSwap = false;
+    var reason = reasonIn(xhr);
+    if (reason && !/[.!?]$/.test(reason)) { reason += "."; }
+    showProblem(requester(event.detail), reason || ("That did not work (the server answered " + xhr.status + "). Please try again."));
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    showProblem(requester(event.detail), "The server could not be reached. Check your connection and try again.");
+  });
+
+  function count(box) {
+    var counter = box.form && box.form.querySelector("[data-counter]");
+    var limit = parseInt(box.getAttribute("data-max-chars"), 10);
+    if (!counter || !limit) { return; }
+    var used = box.value.length;
+    var over = used - limit;
+    counter.textContent = used.toLocaleString("en") + " / " + limit.toLocaleString("en") + " characters" +
+      (over > 0 ? " — " + over.toLocaleString("en") + " over the limit; shorten it before marking." : "");
+    counter.classList.toggle("over", over > 0);
+    counter.classList.toggle("near", over <= 0 && used >= limit * 0.9);
+  }
+
+  function setUpCounters() { document.querySelectorAll("textarea[data-max-chars]").forEach(count); }
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.matches && event.target.matches("textarea[data-max-chars]")) { count(event.target); }
+  });
+  document.addEventListener("DOMContentLoaded", setUpCounters);
+  document.addEventListener("htmx:afterSettle", setUpCounters);
 
   // -- spoken answers ---------------------------------------------------------------
 
