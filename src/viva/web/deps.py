@@ -14,15 +14,17 @@ authority, so they need no CSRF token.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
 
+import anyio
+import anyio.to_thread
 from fastapi import Depends, Path, Request
 from sqlalchemy.orm import Session
 
 from viva.store import logins
-from viva.store.db import session_scope
+from viva.store.db import WRITES, is_sqlite
 from viva.store.models import User
 from viva.store.users import get_or_create_user
 from viva.web.auth import token_hash
@@ -32,11 +34,46 @@ from viva.web.state import AppState, app_state, app_state_dependency
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
+SQLITE_WRITERS = 8
+"""Writing requests per worker in flight at once on SQLite: well under the thread pool's 40."""
 
 
-def db(request: Request) -> Iterator[Session]:
-    with session_scope(app_state(request).sessions) as session:
-        yield session
+async def db(request: Request) -> AsyncIterator[Session]:
+    """The request's unit of work, committed before the response is sent.
+
+    GET/HEAD/OPTIONS only read: on SQLite they begin DEFERRED and never wait for the write
+    lock. Other methods write and begin IMMEDIATE, waiting in SQLite's busy timeout for
+    their turn. On SQLite at most :data:`SQLITE_WRITERS` of them per worker get that far;
+    the rest queue here, in the event loop. Unbounded, the waiting writers would each block
+    a thread of the pool until none is left for the writer holding the lock to finish its
+    request on, and every one of them would fail with "database is locked".
+    """
+    state = app_state(request)
+    writes = request.method not in SAFE_METHODS
+    gate = _write_gate(request) if writes and is_sqlite(state.engine) else None
+    if gate is not None:
+        await gate.acquire()
+    try:
+        session = state.sessions(execution_options={WRITES: writes})
+        try:
+            yield session
+            await anyio.to_thread.run_sync(session.commit)
+        except BaseException:
+            await anyio.to_thread.run_sync(session.rollback)
+            raise
+        finally:
+            session.close()
+    finally:
+        if gate is not None:
+            gate.release()
+
+
+def _write_gate(request: Request) -> anyio.Semaphore:
+    gate = getattr(request.app.state, "sqlite_write_gate", None)
+    if not isinstance(gate, anyio.Semaphore):
+        gate = anyio.Semaphore(SQLITE_WRITERS)
+        request.app.state.sqlite_write_gate = gate
+    return gate
 
 
 DB = Annotated[Session, Depends(db, scope="function")]
