@@ -70,7 +70,7 @@ def running_server(database_url: str, bank_dir: Path, data_dir: Path, workers: i
     port = _free_port()
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": os.pathsep.join([os.environ.get("PYTHONPATH", ""), str(ROOT / "src"), str(ROOT)]),
         "VIVA_CONTENT_DIR": str(bank_dir),
         "VIVA_DATA_DIR": str(data_dir),
         "VIVA_SECRET_KEY": "probe-secret-" + "x" * 32,

@@ -18,6 +18,19 @@ TOKEN_USE_GRANULARITY = timedelta(minutes=5)
 """``api_tokens.last_used_at`` is only rewritten when older than this: reads must not write."""
 
 
+def lock_login_keys(session: Session, keys: Collection[str]) -> None:
+    """Hold the rate-limit keys until the transaction ends, so count, check and record are atomic.
+
+    PostgreSQL takes a transaction-level advisory lock per key (in one order, so two logins
+    never deadlock). SQLite needs none: a writing unit of work begins IMMEDIATE, so it
+    already holds the database's one write lock (see :mod:`viva.store.db`).
+    """
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for key in sorted(set(keys)):
+        session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
+
+
 def add_login_failure(session: Session, key: str, at: datetime) -> None:
     session.add(LoginFailure(key=key, at=at))
     session.flush()
