@@ -89,6 +89,12 @@ def _touch_token(session: Session, token_id: int, now: datetime) -> None:
         log.info("API token %s: last use not recorded (%s)", token_id, exc.orig)
 
 
+def token_exists(session: Session, token_hash: str) -> bool:
+    """Whether a token with this hash exists (not revoked); records nothing."""
+    found = session.scalar(select(ApiToken.id).where(ApiToken.token_hash == token_hash).limit(1))
+    return found is not None
+
+
 def api_tokens(session: Session, user_id: int) -> Sequence[ApiToken]:
     query = select(ApiToken).where(ApiToken.user_id == user_id).order_by(ApiToken.created_at, ApiToken.id)
     return session.scalars(query).all()
