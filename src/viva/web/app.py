@@ -93,6 +93,7 @@ def create_app(
     handlers.install(app)
     register_routes(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(handlers.RejectUnstorableText)
     app.add_middleware(CookieSessions, key=key, max_age=settings.session_days * 86400)
     return app
 
