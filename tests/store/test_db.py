@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from viva.settings import Settings
 from viva.store import User, make_engine, migrate, session_scope
+from viva.store.db import SQLITE_BUSY_TIMEOUT_MS
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -21,7 +24,41 @@ def test_sqlite_pragmas(tmp_path: Path) -> None:
     with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
-        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == SQLITE_BUSY_TIMEOUT_MS >= 5000
+    engine.dispose()
+
+
+def test_a_sqlite_writer_that_reads_first_waits_for_the_other_writer(tmp_path: Path) -> None:
+    """Read-then-write while another writer holds the lock: waits its turn, never "database is locked".
+
+    A DEFERRED transaction would take a read snapshot, then fail at once on its first
+    write once the other writer has committed (the busy timeout does not apply to that).
+    """
+    engine = make_engine(f"sqlite:///{tmp_path / 'writers.sqlite3'}")
+    migrate(engine)
+    errors: list[BaseException] = []
+    first_holds_lock = threading.Event()
+
+    def second_writer() -> None:
+        first_holds_lock.wait()
+        try:
+            with session_scope(engine) as session:
+                count = len(session.scalars(select(User.name)).all())
+                session.add(User(name=f"second-after-{count}", created_at=NOW))
+        except BaseException as exc:  # reported by the assertion below
+            errors.append(exc)
+
+    thread = threading.Thread(target=second_writer)
+    thread.start()
+    with session_scope(engine) as session:
+        session.add(User(name="first", created_at=NOW))
+        session.flush()
+        first_holds_lock.set()
+        time.sleep(0.3)
+    thread.join(timeout=20)
+    assert errors == []
+    with session_scope(engine, writes=False) as session:
+        assert sorted(session.scalars(select(User.name)).all()) == ["first", "second-after-1"]
     engine.dispose()
 
 

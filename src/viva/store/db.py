@@ -20,14 +20,20 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = "viva.store:migrations"
-SQLITE_BUSY_TIMEOUT_MS = 5000
+SQLITE_BUSY_TIMEOUT_MS = 15000
+WRITES = "viva_writes"
+"""Execution option: begin this SQLite transaction IMMEDIATE, taking the write lock up front."""
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
-    """An engine for ``url``; for SQLite also WAL, foreign keys and a busy timeout.
+    """An engine for ``url``; for SQLite also WAL, foreign keys, a busy timeout, BEGIN IMMEDIATE.
 
     WAL lets the web read while the CLI writes; foreign keys are off by default in
-    SQLite; the busy timeout makes a second writer wait instead of failing at once.
+    SQLite. Units of work that write (:func:`session_scope`, :func:`migrate`) begin
+    IMMEDIATE: they take the write lock up front, so a second writer waits in the busy
+    timeout for its turn. A DEFERRED transaction that reads and then writes fails at once
+    with "database is locked" when another writer got in first; the busy timeout never
+    applies to it. Other connections begin DEFERRED (read snapshots that never wait).
     A SQLite file's folder is created if missing, so the default works on a fresh machine.
     """
     parsed = make_url(url)
@@ -56,7 +62,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Connection) -> None:
-    connection.exec_driver_sql("BEGIN")
+    writes = connection.get_execution_options().get(WRITES, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN DEFERRED")
 
 
 def alembic_config(engine: Engine) -> Config:
@@ -69,10 +76,14 @@ def alembic_config(engine: Engine) -> Config:
 
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema up to ``revision``; safe to call on every start."""
-    with engine.begin() as connection:
+    with engine.execution_options(**{WRITES: True}).begin() as connection:
         config = alembic_config(engine)
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
@@ -80,16 +91,20 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
 
 
 @contextmanager
-def session_scope(engine_or_factory: Engine | sessionmaker[Session]) -> Iterator[Session]:
+def session_scope(
+    engine_or_factory: Engine | sessionmaker[Session], *, writes: bool = True
+) -> Iterator[Session]:
     """One unit of work: commit if the block finishes, roll back if it raises.
 
     ``expire_on_commit=False`` so objects stay readable after the commit (the CLI prints
-    an attempt after saving it).
+    an attempt after saving it). ``writes=False`` marks a unit that (almost) only reads:
+    on SQLite it begins DEFERRED, so it does not queue behind writers; an occasional
+    write in it still works but may fail under contention, so such writes must be optional.
     """
     factory = (
         session_factory(engine_or_factory) if isinstance(engine_or_factory, Engine) else engine_or_factory
     )
-    session = factory()
+    session = factory(execution_options={WRITES: writes})
     try:
         yield session
         session.commit()

@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from viva.errors import NotFound
 from viva.store.models import ApiToken, LoginFailure, User
+
+log = logging.getLogger(__name__)
+TOKEN_USE_GRANULARITY = timedelta(minutes=5)
+"""``api_tokens.last_used_at`` is only rewritten when older than this: reads must not write."""
+
+
+def lock_login_keys(session: Session, keys: Collection[str]) -> None:
+    """Hold the rate-limit keys until the transaction ends, so count, check and record are atomic.
+
+    PostgreSQL takes a transaction-level advisory lock per key (in one order, so two logins
+    never deadlock). SQLite needs none: a writing unit of work begins IMMEDIATE, so it
+    already holds the database's one write lock (see :mod:`viva.store.db`).
+    """
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for key in sorted(set(keys)):
+        session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
 
 
 def add_login_failure(session: Session, key: str, at: datetime) -> None:
@@ -40,12 +59,40 @@ def add_api_token(session: Session, user_id: int, token_hash: str, label: str, n
 
 
 def user_for_token(session: Session, token_hash: str, now: datetime) -> User | None:
-    """The token's owner, recording the use; None for an unknown token."""
-    token = session.scalars(select(ApiToken).where(ApiToken.token_hash == token_hash)).one_or_none()
-    if token is None:
+    """The token's owner, recording the use at most every few minutes; None for an unknown token.
+
+    Recording the use is best effort: a conditional UPDATE in a savepoint, skipped when the
+    last use is recent, and given up (logged) if the database is busy, so a burst of
+    requests with one token neither queues on that row nor fails.
+    """
+    row = session.execute(
+        select(ApiToken.id, ApiToken.user_id, ApiToken.last_used_at).where(ApiToken.token_hash == token_hash)
+    ).one_or_none()
+    if row is None:
         return None
-    token.last_used_at = now
-    return session.get(User, token.user_id)
+    token_id, user_id, last_used = row
+    if last_used is None or last_used < now - TOKEN_USE_GRANULARITY:
+        _touch_token(session, token_id, now)
+    return session.get(User, user_id)
+
+
+def _touch_token(session: Session, token_id: int, now: datetime) -> None:
+    cutoff = now - TOKEN_USE_GRANULARITY
+    stale = or_(ApiToken.last_used_at.is_(None), ApiToken.last_used_at < cutoff)
+    try:
+        with session.begin_nested():
+            session.execute(
+                update(ApiToken).where(ApiToken.id == token_id, stale).values(last_used_at=now),
+                execution_options={"synchronize_session": False},
+            )
+    except DBAPIError as exc:
+        log.info("API token %s: last use not recorded (%s)", token_id, exc.orig)
+
+
+def token_exists(session: Session, token_hash: str) -> bool:
+    """Whether a token with this hash exists (not revoked); records nothing."""
+    found = session.scalar(select(ApiToken.id).where(ApiToken.token_hash == token_hash).limit(1))
+    return found is not None
 
 
 def api_tokens(session: Session, user_id: int) -> Sequence[ApiToken]:

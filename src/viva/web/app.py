@@ -17,6 +17,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
+from starlette.types import ASGIApp
 
 from viva.bank import load_bank
 from viva.marking import Marker, build_marker
@@ -28,7 +29,7 @@ from viva.web.lessons import FragmentCache, LessonRenderer
 from viva.web.rendering import make_templates
 from viva.web.routes import register_routes
 from viva.web.search import SearchIndex
-from viva.web.security import SecurityHeaders
+from viva.web.security import outermost
 from viva.web.sessions import CookieSessions, secret_key
 from viva.web.spoken import HeardTokens
 from viva.web.state import AppState, Clock
@@ -81,7 +82,7 @@ def create_app(
         yield
         state.transcriber.close()
 
-    app = FastAPI(
+    app = _FastAPI(
         title="Viva",
         version="1",
         summary="Practise technical interview questions out loud.",
@@ -96,6 +97,11 @@ def create_app(
     handlers.install(app)
     register_routes(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(handlers.RejectUnstorableText)
     app.add_middleware(CookieSessions, key=key, max_age=settings.session_days * 86400)
-    app.add_middleware(SecurityHeaders)
     return app
+
+
+class _FastAPI(FastAPI):
+    def build_middleware_stack(self) -> ASGIApp:
+        return outermost(super().build_middleware_stack())  # security headers on every response

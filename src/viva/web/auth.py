@@ -71,7 +71,9 @@ def log_in(
     """The user if ``password`` is theirs, else None (and the failure is counted).
 
     Raises :class:`TooManyLogins` before checking anything once the limit is reached, so a
-    guesser learns nothing more until the window passes. Accounts without a password (CLI
+    guesser learns nothing more until the window passes. Concurrent logins for one name or
+    address are serialised (the keys are locked until the caller's transaction ends), so a
+    burst gets no more checks than the limit. Accounts without a password (CLI
     candidates) cannot log in on the web.
     """
     window = timedelta(minutes=settings.login_window_minutes)
@@ -79,6 +81,7 @@ def log_in(
         f"name:{name.lower()[:100]}": settings.login_max_failures,
         f"ip:{address[:100]}": settings.login_max_failures * ADDRESS_ALLOWANCE,
     }
+    logins.lock_login_keys(session, keys)  # a burst of guesses is checked one at a time
     counts = logins.count_login_failures(session, keys, now - window)
     if any(counts.get(key, 0) >= limit for key, limit in keys.items()):
         raise TooManyLogins(

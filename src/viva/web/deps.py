@@ -7,22 +7,25 @@ single-user mode — the local candidate, signed in automatically.
 
 CSRF: a random token lives in the session; every state-changing request authenticated by
 the cookie must echo it, in the ``csrf_token`` form field or the ``X-CSRF-Token`` header
-(htmx sends the header; see ``base.html``). Bearer-token requests carry no ambient
-authority, so they need no CSRF token.
+(htmx sends the header; see ``base.html``). Requests with a valid bearer token carry no
+ambient authority, so they need no CSRF token; an unknown token is a 401, and a blank
+``Authorization: Bearer`` header counts as none (the cookie and CSRF rules apply).
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
 
+import anyio
+import anyio.to_thread
 from fastapi import Depends, Path, Request
 from sqlalchemy.orm import Session
 
 from viva.store import logins
-from viva.store.db import session_scope
+from viva.store.db import WRITES, is_sqlite, session_scope
 from viva.store.models import User
 from viva.store.users import get_or_create_user
 from viva.web.auth import token_hash
@@ -32,11 +35,46 @@ from viva.web.state import AppState, app_state, app_state_dependency
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
+SQLITE_WRITERS = 8
+"""Writing requests per worker in flight at once on SQLite: well under the thread pool's 40."""
 
 
-def db(request: Request) -> Iterator[Session]:
-    with session_scope(app_state(request).sessions) as session:
-        yield session
+async def db(request: Request) -> AsyncIterator[Session]:
+    """The request's unit of work, committed before the response is sent.
+
+    GET/HEAD/OPTIONS only read: on SQLite they begin DEFERRED and never wait for the write
+    lock. Other methods write and begin IMMEDIATE, waiting in SQLite's busy timeout for
+    their turn. On SQLite at most :data:`SQLITE_WRITERS` of them per worker get that far;
+    the rest queue here, in the event loop. Unbounded, the waiting writers would each block
+    a thread of the pool until none is left for the writer holding the lock to finish its
+    request on, and every one of them would fail with "database is locked".
+    """
+    state = app_state(request)
+    writes = request.method not in SAFE_METHODS
+    gate = _write_gate(request) if writes and is_sqlite(state.engine) else None
+    if gate is not None:
+        await gate.acquire()
+    try:
+        session = state.sessions(execution_options={WRITES: writes})
+        try:
+            yield session
+            await anyio.to_thread.run_sync(session.commit)
+        except BaseException:
+            await anyio.to_thread.run_sync(session.rollback)
+            raise
+        finally:
+            session.close()
+    finally:
+        if gate is not None:
+            gate.release()
+
+
+def _write_gate(request: Request) -> anyio.Semaphore:
+    gate = getattr(request.app.state, "sqlite_write_gate", None)
+    if not isinstance(gate, anyio.Semaphore):
+        gate = anyio.Semaphore(SQLITE_WRITERS)
+        request.app.state.sqlite_write_gate = gate
+    return gate
 
 
 DB = Annotated[Session, Depends(db, scope="function")]
@@ -58,15 +96,31 @@ def current_user(request: Request, session: DB, state: State) -> User | None:
     return user
 
 
-def _bearer_user(request: Request, session: Session, state: AppState) -> User | None:
+def _bearer_token(request: Request) -> str | None:
+    """The API token in ``Authorization: Bearer …``; None if there is none or it is blank."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def _bearer_user(request: Request, session: Session, state: AppState) -> User | None:
+    token = _bearer_token(request)
+    if token is None:
         return None
-    user = logins.user_for_token(session, token_hash(token.strip()), state.clock())
+    user = logins.user_for_token(session, token_hash(token), state.clock())
     if user is None:
-        raise NotSignedIn("unknown or revoked API token", hint="create one on the Account page")
+        raise _unknown_token()
     request.state.via_token = True
     return user
+
+
+def _unknown_token() -> NotSignedIn:
+    return NotSignedIn("unknown or revoked API token", hint="create one on the Account page")
+
+
+def _token_is_known(request: Request, token: str) -> bool:
+    with session_scope(app_state(request).sessions, writes=False) as session:
+        return logins.token_exists(session, token_hash(token))
 
 
 def _session_user(request: Request, session: Session, state: AppState) -> User | None:
@@ -133,8 +187,12 @@ async def verify_csrf(request: Request) -> None:
     """Refuse a state-changing, cookie-authenticated request without the session's token."""
     if request.method in SAFE_METHODS:
         return
-    if request.headers.get("authorization", "").lower().startswith("bearer "):
-        return
+    token = _bearer_token(request)
+    if token is not None:
+        # only a real token carries no ambient authority; a blank or made-up one is no excuse
+        if await anyio.to_thread.run_sync(_token_is_known, request, token):
+            return
+        raise _unknown_token()
     expected = request.session.get("csrf")
     sent = request.headers.get(CSRF_HEADER)
     if sent is None and request.headers.get("content-type", "").startswith(

@@ -8,12 +8,16 @@ ask for it; htmx swaps get the error fragment; browsers get a full page.
 
 from __future__ import annotations
 
+import json
 import logging
+from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from viva.errors import VivaError
 from viva.web.errors import NotSignedIn, TooManyLogins
@@ -114,3 +118,127 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(Exception, unexpected_error)
+
+
+# -- text no database can store, refused at the edge ---------------------------------------
+
+NUL = "text may not contain NUL characters (\\u0000)"
+SURROGATE = "text must be valid Unicode: a lone surrogate such as \\udfff is not"
+NOT_UTF8 = "text must be valid UTF-8"
+CHECKED_BODIES = ("application/json", "application/x-www-form-urlencoded")
+
+
+def _encoded_text_problem(encoded: bytes) -> str | None:
+    """What is wrong with a query string or form body, percent-decoded; None if nothing."""
+    raw = unquote_to_bytes(encoded.replace(b"+", b" "))
+    if b"\x00" in raw:
+        return NUL
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return NOT_UTF8
+    return None
+
+
+def _string_problem(text: str) -> str | None:
+    if "\x00" in text:
+        return NUL
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        return SURROGATE
+    return None
+
+
+def _json_problem(value: Any) -> str | None:
+    if isinstance(value, str):
+        return _string_problem(value)
+    if isinstance(value, dict):
+        items: list[Any] = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for item in items:
+        problem = _json_problem(item)
+        if problem:
+            return problem
+    return None
+
+
+def _body_problem(content_type: str, body: bytes) -> str | None:
+    if content_type.startswith("application/x-www-form-urlencoded"):
+        return _encoded_text_problem(body)
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return None  # not JSON at all: validation answers that
+    return _json_problem(parsed)
+
+
+class RejectUnstorableText:
+    """Pure ASGI middleware: NUL characters and lone surrogates get 422, before any handler.
+
+    PostgreSQL cannot store NUL in text and nothing can encode a lone surrogate, so such
+    input would otherwise fail deep inside as a 500. The path and query string are checked,
+    and JSON and URL-encoded bodies within the app-wide body limit; multipart bodies carry
+    audio and are left to the handlers.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        problem = _string_problem(scope.get("path", "")) or _encoded_text_problem(
+            scope.get("query_string", b"")
+        )
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        content_type = headers.get(b"content-type", b"").decode("latin-1").lower()
+        if problem is None and content_type.startswith(CHECKED_BODIES) and _small(scope, headers):
+            body, receive = await _buffered(receive)
+            problem = _body_problem(content_type, body)
+        if problem is None:
+            await self.app(scope, receive, send)
+            return
+        response = error_response(
+            Request(scope, receive), 422, "some of the input could not be used", details=[problem]
+        )
+        await response(scope, receive, send)
+
+
+def _small(scope: Scope, headers: dict[bytes, bytes]) -> bool:
+    """Whether the body is declared and within the app-wide limit, so reading it here is safe.
+
+    A route may allow more (a kept recording comes back base64 in a form); reading such a
+    body here would hit the app-wide limit first, so it is left to the route.
+    """
+    try:
+        length = int(headers.get(b"content-length", b""))
+    except ValueError:
+        return False
+    limit = scope.get("starlette.max_body_size")
+    return length >= 0 and (not isinstance(limit, int) or length <= limit)
+
+
+async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
+    """The whole request body, and a ``receive`` that replays it."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return body, replay

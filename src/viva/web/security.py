@@ -58,3 +58,9 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def outermost(app: ASGIApp) -> ASGIApp:
+    """``app`` wrapped so every response gets :data:`HEADERS`, even those sent before the
+    app's own middleware runs (FastAPI answers an over-large body with 413 out there)."""
+    return SecurityHeaders(app)
