@@ -201,9 +201,8 @@ class RejectUnstorableText:
         if problem is None:
             await self.app(scope, receive, send)
             return
-        response = error_response(
-            Request(scope, receive), 422, "some of the input could not be used", details=[problem]
-        )
+        # the problem itself is the message: a candidate can act on it, unlike field details
+        response = error_response(Request(scope, receive), 422, problem)
         await response(scope, receive, send)
 
 
