@@ -297,6 +297,15 @@ class PointResult:
     credit: float
     evidence: tuple[tuple[int, int], ...]
     contradicted: bool
+    lexical: float = -1.0  # the credit the words alone earned, when another backend raised it
+
+    @property
+    def made(self) -> bool:
+        """Said at least in part. Sentence similarity alone cannot tell a claim from its
+        negation or its swapped roles, so a point only embeddings found must be covered."""
+        if 0 <= self.lexical < PARTIAL_AT:
+            return self.credit >= COVERED_AT
+        return self.credit >= PARTIAL_AT
 
     @property
     def status(self) -> PointStatus:

@@ -180,7 +180,7 @@ def _blend(result: PointResult, similar: Similar) -> PointResult:
     )
     if semantic <= result.credit:
         return result
-    return PointResult(semantic, result.evidence or (span,), False)
+    return PointResult(semantic, result.evidence or (span,), False, lexical=result.credit)
 
 
 def load_embedder(model: str) -> Embedder:
