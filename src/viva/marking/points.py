@@ -150,22 +150,31 @@ def _window(
     ]
 
 
-# Words that start a new clause for a wrong claim: what comes after a contrast ("X, whereas Y",
-# "not X but Y", "unlike X, Y") or a coordination ("X and Y") is a separate assertion.
-CLAUSE_WORDS = frozenset(
-    ["but", "whereas", "while", "whilst", "although", "though", "however", "unlike", "and", "or", "so"]
-)
+# Where one assertion ends and the next begins, for wrong claims. A contrast ("X, whereas Y",
+# "not X but Y", "unlike X, Y") or a coordination ("X and Y") starts a new one; so do a full
+# stop, semicolon, colon or bracket. A comma alone does not (lists and asides are commas:
+# "GPUs clock higher, around 5 GHz, so each core is faster" is one assertion), except after a
+# contrast word: "unlike prefill, which is compute-bound, decode is memory-bound" is three.
+CONTRAST_WORDS = frozenset(["but", "whereas", "while", "whilst", "although", "though", "however", "unlike"])
+COORDINATION_WORDS = frozenset(["and"])
+_HARD_BREAK = frozenset(".;:!?()\n\u2014")
 
 
 def clauses(answer: Analysis) -> tuple[int, ...]:
-    """For each content rank, the clause it sits in: punctuation and clause words divide them."""
+    """For each content rank, the assertion (clause) it belongs to; see ``CONTRAST_WORDS``."""
     ids: list[int] = []
-    current, last = 0, None
+    current, in_contrast, previous_end = 0, False, None
     for term in answer.terms:
-        if last is not None and term.clause != last:
-            current += 1
-        last = term.clause
-        if term.surface in CLAUSE_WORDS:
+        if previous_end is not None:
+            gap = answer.text[previous_end : term.start]
+            if any(c in _HARD_BREAK for c in gap):
+                current, in_contrast = current + 1, False
+            elif "," in gap and in_contrast:
+                current += 1
+        previous_end = term.end
+        if term.surface in CONTRAST_WORDS:
+            current, in_contrast = current + 1, True
+        elif term.surface in COORDINATION_WORDS:
             current += 1
         if term.content:
             ids.append(current)
@@ -288,6 +297,15 @@ class PointResult:
     credit: float
     evidence: tuple[tuple[int, int], ...]
     contradicted: bool
+    lexical: float = -1.0  # the credit the words alone earned, when another backend raised it
+
+    @property
+    def made(self) -> bool:
+        """Said at least in part. Sentence similarity alone cannot tell a claim from its
+        negation or its swapped roles, so a point only embeddings found must be covered."""
+        if 0 <= self.lexical < PARTIAL_AT:
+            return self.credit >= COVERED_AT
+        return self.credit >= PARTIAL_AT
 
     @property
     def status(self) -> PointStatus:

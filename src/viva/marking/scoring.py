@@ -9,8 +9,9 @@ answer that works must say) and their *marked-up* points (extra credit)::
                                                      or core < STRONG_AT (the strong line, 0.7)
           = STRONG_AT + (core - STRONG_AT) / (1 - STRONG_AT) * (CORE_SHARE - STRONG_AT)
             + (1 - CORE_SHARE) * extra               otherwise
-    score = min(score, BELOW_STRONG)                 if any core point is missed
-                                                     (credit < PARTIAL_AT, 0.3)
+    score = min(score, BELOW_STRONG)                 if any core point is missed: credit
+                                                     below 0.3, or, when only sentence
+                                                     similarity found it, below 0.75
     score = min(MISCONCEPTION_CAP, score * MISCONCEPTION_FACTOR ** misconceptions)
 
 So an answer that makes every core point and states no misconception is strong (its
@@ -32,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from viva.bank.model import Question
-from viva.marking.points import PARTIAL_AT, PointResult
+from viva.marking.points import PointResult
 from viva.marking.result import STRONG_AT
 
 POINT_EXPONENT = 0.75  # authored points: credit for part of the points rises faster than linear
@@ -86,7 +87,7 @@ def authored_score(question: Question, results: Sequence[PointResult]) -> float:
     if extra_pairs and core >= STRONG_AT:
         above = (core - STRONG_AT) / (1 - STRONG_AT)
         score = STRONG_AT + above * (CORE_SHARE - STRONG_AT) + (1 - CORE_SHARE) * _mean_credit(extra_pairs)
-    if any(r.credit < PARTIAL_AT for p, r in pairs if p.core):
+    if any(not r.made for p, r in pairs if p.core):
         score = min(score, BELOW_STRONG)
     return score
 

@@ -181,7 +181,7 @@ def _blend(result: PointResult, similar: Similar) -> PointResult:
     )
     if semantic <= result.credit:
         return result
-    return PointResult(semantic, result.evidence or (span,), False)
+    return PointResult(semantic, result.evidence or (span,), False, lexical=result.credit)
 
 
 PACKAGED_MODELS = frozenset({"sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"})
