@@ -16,6 +16,7 @@ import re
 import sqlite3
 import threading
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 from viva.bank import Bank
@@ -89,7 +90,7 @@ def _joined(first: str, second: str) -> str:
 def search_terms(text: str) -> list[str]:
     """The FTS5 tokens indexed for ``text``: each word's term, then each neighbouring pair joined."""
     words = split_words(text)
-    return [_term(w) for w in words] + [_joined(a, b) for a, b in zip(words, words[1:], strict=False)]
+    return [_term(w) for w in words] + [_joined(a, b) for a, b in pairwise(words)]
 
 
 _MARKDOWN = [
@@ -138,7 +139,8 @@ class SearchIndex:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
-            "CREATE VIRTUAL TABLE docs USING fts5(title, body, kind UNINDEXED, tokenize=\"unicode61 tokenchars '_'\")"
+            "CREATE VIRTUAL TABLE docs USING fts5"
+            "(title, body, kind UNINDEXED, tokenize=\"unicode61 tokenchars '_'\")"
         )
         self._db.executemany(
             "INSERT INTO docs(rowid, title, body, kind) VALUES (?, ?, ?, ?)",
@@ -153,7 +155,7 @@ class SearchIndex:
         for doc in documents:
             for text in (doc.title, doc.body):
                 words = split_words(text)
-                for a, b in zip(words, words[1:], strict=False):
+                for a, b in pairwise(words):
                     self._pairs.setdefault(_joined(a, b), set()).add((_term(a), _term(b)))
 
     @classmethod
@@ -204,7 +206,9 @@ class SearchIndex:
         alternatives = [conjunction(singles)]
         if len(words) <= MAX_JOINED_QUERY_WORDS:
             for i in range(len(words) - 1):
-                alternatives.append(conjunction([*singles[:i], f'"{_joined(words[i], words[i + 1])}"', *singles[i + 2 :]]))
+                alternatives.append(
+                    conjunction([*singles[:i], f'"{_joined(words[i], words[i + 1])}"', *singles[i + 2 :]])
+                )
         return " OR ".join(alternatives)
 
     def search(self, query: str, limit: int = 20, kind: Kind | None = None) -> list[SearchHit]:
@@ -223,14 +227,16 @@ class SearchIndex:
             rows = self._db.execute(sql, params).fetchall()
         wanted = self._wanted(words)
         return [
-            SearchHit(self.documents[number], float(score), self._snippet(self.documents[number].body, wanted))
+            SearchHit(
+                self.documents[number], float(score), self._snippet(self.documents[number].body, wanted)
+            )
             for number, score in rows
         ]
 
     @staticmethod
     def _wanted(words: list[str]) -> tuple[frozenset[str], str]:
         """The query's terms (single and joined) and the last word, for marking matches in snippets."""
-        terms = {_term(w) for w in words} | {_joined(a, b) for a, b in zip(words, words[1:], strict=False)}
+        terms = {_term(w) for w in words} | {_joined(a, b) for a, b in pairwise(words)}
         return frozenset(terms), words[-1]
 
     @staticmethod
@@ -239,7 +245,7 @@ class SearchIndex:
         parts = split_words(token)
         if not parts:
             return False
-        candidates = {_term(p) for p in parts} | {_joined(a, b) for a, b in zip(parts, parts[1:], strict=False)}
+        candidates = {_term(p) for p in parts} | {_joined(a, b) for a, b in pairwise(parts)}
         if candidates & terms:
             return True
         return len(last) >= 2 and any(p.startswith(last) for p in parts)
