@@ -99,7 +99,10 @@ def test_snippet_is_plain_text_with_the_match_marked(index: SearchIndex) -> None
 
 
 def test_plain_text_strips_markdown() -> None:
-    source = "# Title\n\n- **bold** and _it_ with `code`\n> [link](http://x.y) ![img](a.png)\n\n| a | b |\n|---|---|"
+    source = (
+        "# Title\n\n- **bold** and _it_ with `code`\n"
+        + "> [link](http://x.y) ![img](a.png)\n\n| a | b |\n|---|---|"
+    )
     assert plain_text(source) == "Title bold and it with code link img a b"
 
 
