@@ -12,6 +12,7 @@ times its body. The bank is small and read-only, so each worker holds its own co
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 import threading
@@ -78,6 +79,7 @@ def split_words(text: str) -> list[str]:
     return words
 
 
+@functools.lru_cache(maxsize=65536)
 def _term(word: str) -> str:
     """One FTS5 token for a normalised word (``.`` and ``'`` are not token characters there)."""
     return stem(american(word)).replace(".", "_").replace("'", "")
@@ -253,9 +255,8 @@ class SearchIndex:
     def _snippet(self, text: str, wanted: tuple[frozenset[str], str]) -> tuple[tuple[str, bool], ...]:
         """About :data:`SNIPPET_CHARS` of ``text`` as plain text around the first match, matches marked."""
         flat = plain_text(text)
-        tokens = list(_WORDY.finditer(flat))
-        marked = [m for m in tokens if self._marks(m.group(0), wanted)]
-        first = marked[0].start() if marked else 0
+        first_match = next((m for m in _WORDY.finditer(flat) if self._marks(m.group(0), wanted)), None)
+        first = first_match.start() if first_match else 0
         start = max(0, first - SNIPPET_CHARS // 3)
         if start:
             space = flat.find(" ", start)
@@ -266,8 +267,8 @@ class SearchIndex:
             end = space if space > first else end
         pieces: list[tuple[str, bool]] = [("…", False)] if start else []
         last = start
-        for match in marked:
-            if match.start() < start or match.end() > end:
+        for match in _WORDY.finditer(flat, start, end):
+            if not self._marks(match.group(0), wanted):
                 continue
             pieces += [(flat[last : match.start()], False), (match.group(0), True)]
             last = match.end()
