@@ -32,7 +32,7 @@ def test_topic_page_is_an_interview_prep_page(client: TestClient) -> None:
 
 def test_lesson_page_renders_markdown_and_links_back_to_its_questions(client: TestClient) -> None:
     page = client.get("/topics/demo/basics").text
-    assert "<h1>Basics</h1>" in page
+    assert '<h1 id="basics">Basics</h1>' in page
     assert 'href="/topics/demo#q-bound"' in page
     assert 'href="/topics/demo/more"' in page  # the related section and the next lesson
 

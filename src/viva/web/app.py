@@ -61,7 +61,7 @@ def create_app(
     bank, errors = load_bank(settings.content_dir)
     if errors:
         log.warning("the bank has %d error(s); run `viva bank check` to see them", len(errors))
-    lessons = LessonRenderer()
+    lessons = LessonRenderer(bank)
     state = AppState(
         settings=settings,
         engine=engine,

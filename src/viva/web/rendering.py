@@ -39,6 +39,7 @@ def make_templates(lessons: LessonRenderer) -> Jinja2Templates:
     env.trim_blocks = True
     env.lstrip_blocks = True
     env.filters["markdown"] = lessons
+    env.globals["teach_href"] = lessons.teaching_href
     env.filters["percent"] = lambda value: f"{round(float(value) * 100)}%"
     env.globals["htmx_version"] = HTMX_VERSION
     return templates
