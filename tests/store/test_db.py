@@ -114,3 +114,13 @@ def test_foreign_keys_are_enforced(db: Session) -> None:
 def test_each_test_starts_empty(db: Session, engine: Engine) -> None:
     # the rows other tests added were rolled back
     assert db.scalars(select(User).where(User.name.in_(["tz", "ada"]))).all() == []
+
+
+def test_a_url_with_percent_escapes_makes_an_alembic_config() -> None:
+    # a URL-quoted password or option (``options=-csearch_path%3Dx``) has % in it
+    from viva.store.db import alembic_config
+
+    url = "postgresql+psycopg://viva:p%25ss@db.invalid/viva?options=-csearch_path%3Dx"
+    engine = make_engine(url)  # never connects
+    assert alembic_config(engine).get_main_option("sqlalchemy.url") == url
+    engine.dispose()

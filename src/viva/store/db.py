@@ -70,7 +70,9 @@ def alembic_config(engine: Engine) -> Config:
     """An Alembic config pointing at the packaged migrations, with no ini file needed."""
     config = Config()
     config.set_main_option("script_location", MIGRATIONS)
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # configparser treats % as interpolation: a URL-quoted password or option must be escaped
+    url = engine.url.render_as_string(hide_password=False).replace("%", "%%")
+    config.set_main_option("sqlalchemy.url", url)
     return config
 
 

@@ -62,8 +62,9 @@ def user_for_token(session: Session, token_hash: str, now: datetime) -> User | N
     """The token's owner, recording the use at most every few minutes; None for an unknown token.
 
     Recording the use is best effort: a conditional UPDATE in a savepoint, skipped when the
-    last use is recent, and given up (logged) if the database is busy, so a burst of
-    requests with one token neither queues on that row nor fails.
+    last use is recent or another request holds the row, and given up (logged) if the
+    database is busy, so a burst of requests with one token neither queues on that row
+    (each waiter would hold a worker thread and a pooled connection) nor fails.
     """
     row = session.execute(
         select(ApiToken.id, ApiToken.user_id, ApiToken.last_used_at).where(ApiToken.token_hash == token_hash)
@@ -81,8 +82,11 @@ def _touch_token(session: Session, token_id: int, now: datetime) -> None:
     stale = or_(ApiToken.last_used_at.is_(None), ApiToken.last_used_at < cutoff)
     try:
         with session.begin_nested():
+            # SKIP LOCKED (PostgreSQL): if another request is recording a use right now,
+            # leave it to that one rather than wait for its row lock (SQLite ignores it)
+            free = select(ApiToken.id).where(ApiToken.id == token_id, stale).with_for_update(skip_locked=True)
             session.execute(
-                update(ApiToken).where(ApiToken.id == token_id, stale).values(last_used_at=now),
+                update(ApiToken).where(ApiToken.id.in_(free)).values(last_used_at=now),
                 execution_options={"synchronize_session": False},
             )
     except DBAPIError as exc:

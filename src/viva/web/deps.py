@@ -25,7 +25,7 @@ from fastapi import Depends, Path, Request
 from sqlalchemy.orm import Session
 
 from viva.store import logins
-from viva.store.db import WRITES, is_sqlite, session_scope
+from viva.store.db import WRITES, session_scope
 from viva.store.models import User
 from viva.store.users import get_or_create_user
 from viva.web.auth import token_hash
@@ -35,8 +35,8 @@ from viva.web.state import AppState, app_state, app_state_dependency
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
-SQLITE_WRITERS = 8
-"""Writing requests per worker in flight at once on SQLite: well under the thread pool's 40."""
+MAX_WRITERS = 8
+"""Writing requests per worker in flight at once: well under the thread pool's 40."""
 
 
 async def db(request: Request) -> AsyncIterator[Session]:
@@ -44,14 +44,15 @@ async def db(request: Request) -> AsyncIterator[Session]:
 
     GET/HEAD/OPTIONS only read: on SQLite they begin DEFERRED and never wait for the write
     lock. Other methods write and begin IMMEDIATE, waiting in SQLite's busy timeout for
-    their turn. On SQLite at most :data:`SQLITE_WRITERS` of them per worker get that far;
-    the rest queue here, in the event loop. Unbounded, the waiting writers would each block
-    a thread of the pool until none is left for the writer holding the lock to finish its
-    request on, and every one of them would fail with "database is locked".
+    their turn. At most :data:`MAX_WRITERS` of them per worker get that far; the rest queue
+    here, in the event loop. Unbounded, the waiting writers (in SQLite's busy timeout, or on
+    a PostgreSQL row lock) would each block a thread of the pool until none is left for the
+    writer holding the lock to finish its request on: on SQLite every one of them would
+    fail with "database is locked", on PostgreSQL they would hang.
     """
     state = app_state(request)
     writes = request.method not in SAFE_METHODS
-    gate = _write_gate(request) if writes and is_sqlite(state.engine) else None
+    gate = _write_gate(request) if writes else None
     if gate is not None:
         await gate.acquire()
     try:
@@ -70,10 +71,10 @@ async def db(request: Request) -> AsyncIterator[Session]:
 
 
 def _write_gate(request: Request) -> anyio.Semaphore:
-    gate = getattr(request.app.state, "sqlite_write_gate", None)
+    gate = getattr(request.app.state, "write_gate", None)
     if not isinstance(gate, anyio.Semaphore):
-        gate = anyio.Semaphore(SQLITE_WRITERS)
-        request.app.state.sqlite_write_gate = gate
+        gate = anyio.Semaphore(MAX_WRITERS)
+        request.app.state.write_gate = gate
     return gate
 
 
