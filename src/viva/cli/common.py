@@ -15,7 +15,7 @@ from rich.console import Console
 
 from viva.bank import Bank, load_bank
 from viva.errors import VivaError
-from viva.marking import Marker, build_marker
+from viva.marking import Marker, backend_names, build_marker
 from viva.settings import Settings
 
 out = Console(highlight=False, soft_wrap=True)
@@ -61,9 +61,23 @@ def settings(ctx: typer.Context | None = None) -> Settings:
     return _started(ctx).settings
 
 
+def check_backend(name: str) -> None:
+    """Fail in one line (exit 1) when ``name`` is not a marking backend, listing those there are."""
+    from viva.marking.backends import get_backend
+
+    if name in backend_names():
+        return
+    try:
+        get_backend(name)  # also accepts aliases backend_names() does not list
+    except VivaError:
+        raise fail(f"no marking backend {name!r}; choose one of: {', '.join(backend_names())}") from None
+
+
 def marker_for(ctx: typer.Context | None = None, backend: str | None = None) -> Marker:
     """The run's one marker, or, for an explicit ``--backend``, the one that names."""
     started = _started(ctx)
+    if backend is not None:
+        check_backend(backend)
     if backend is None or backend == started.settings.marking_backend:
         return started.marker
     return build_marker(started.settings.with_(marking_backend=backend))

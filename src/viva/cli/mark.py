@@ -14,6 +14,7 @@ from rich.text import Text
 from viva.bank import Question
 from viva.cli.common import (
     bank_for,
+    check_backend,
     fail,
     marker_for,
     out,
@@ -137,6 +138,8 @@ def asag(
     """Mark a labelled short-answer set; print Pearson, Spearman, RMSE, AUC and speed."""
     if not path.exists():
         raise fail(f"no such file: {path}")
+    if backend is not None:
+        check_backend(backend)
     report = evaluate(read_jsonl(path), backend or settings(ctx).marking_backend).as_dict()
     if format is OutputFormat.json:
         print_json(report)
