@@ -99,7 +99,7 @@ def bank_for(ctx: typer.Context | None = None) -> Bank:
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/] {message}")
+    err.print(f"[red]error:[/] {message}", soft_wrap=True)  # one line, however narrow the terminal
     return typer.Exit(code)
 
 
