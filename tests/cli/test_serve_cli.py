@@ -66,21 +66,20 @@ def test_the_start_line_says_where_the_data_lives(env: dict[str, str], tmp_path:
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        text=True,
     )
     try:
         assert proc.stdout is not None
-        seen: list[str] = []
+        printed = b""
         deadline = time.monotonic() + 30
-        while not any(line.startswith("Data:") for line in seen):
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([proc.stdout], [], [], max(left, 0))
+        while b"\nData:" not in b"\n" + printed or not printed.endswith(b"\n"):
+            ready, _, _ = select.select([proc.stdout], [], [], max(deadline - time.monotonic(), 0))
             if not ready:
                 break  # never blocks past the deadline, even if the line never comes
-            line = proc.stdout.readline()
-            if not line:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
                 break
-            seen.append(line.strip())
+            printed += chunk
+        seen = printed.decode().splitlines()
         assert f"Data: {(tmp_path / 'data' / 'viva.sqlite3').resolve()}" in seen, seen
     finally:
         proc.terminate()
