@@ -12,6 +12,8 @@ from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markdown import Markdown
+from rich.text import Text
 
 from viva.bank import Bank, load_bank
 from viva.errors import VivaError
@@ -96,6 +98,24 @@ def _cached_bank(content_dir: str) -> Bank:
 
 def bank_for(ctx: typer.Context | None = None) -> Bank:
     return _cached_bank(str(settings(ctx).content_dir))
+
+
+def authored(markdown: str) -> Text:
+    """Authored Markdown (a point, a correction) rendered as Rich renders it, as one inline
+    Text, so it can sit on a line after a symbol: ``**and**`` shows as bold "and"."""
+    options = out.options.update(width=10_000, no_wrap=True)
+    lines = [
+        [seg for seg in line if not seg.control]
+        for line in out.render_lines(Markdown(markdown.strip()), options, pad=False)
+    ]
+    rendered = Text()
+    for number, line in enumerate(ln for ln in lines if "".join(s.text for s in ln).strip()):
+        if number:
+            rendered.append("\n")
+        for seg in line:
+            rendered.append(seg.text, seg.style)
+    rendered.rstrip()
+    return rendered
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from viva.bank import Question
 from viva.cli.common import (
+    authored,
     bank_for,
     check_backend,
     fail,
@@ -59,10 +60,14 @@ def show_marking(marking: Marking) -> None:
     out.print()
     for point in marking.points:
         quotes = "; ".join(f"“{marking.answer[s.start : s.end]}”" for s in point.evidence)
-        tail = f"  [dim]{quotes}[/]" if quotes and point.status != "missed" else ""
-        out.print(f"{_SYMBOL[point.status]} {point.text}{tail}", markup=True, highlight=False)
+        tail = f"  {quotes}" if quotes and point.status != "missed" else ""
+        line = Text.from_markup(f"{_SYMBOL[point.status]} ").append_text(authored(point.text))
+        if tail:
+            line.append(tail, style="dim")  # the candidate's words: never read as markup
+        out.print(line)
     for found in marking.misconceptions:
-        out.print(f"[red]✗ misconception:[/] {found.text}\n  [bold]→[/] {found.correction}")
+        out.print(Text.from_markup("[red]✗ misconception:[/] ").append_text(authored(found.text)))
+        out.print(Text.from_markup("  [bold]→[/] ").append_text(authored(found.correction)))
     if marking.flags:
         out.print(f"[dim]flags: {', '.join(marking.flags)}[/]")
     colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
