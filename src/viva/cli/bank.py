@@ -10,7 +10,7 @@ import typer
 
 from viva.bank import load_bank
 from viva.bank.export import bank_dict
-from viva.cli.common import err, out, print_json, settings
+from viva.cli.common import check_backend, err, out, print_json, settings, user_errors
 
 app = typer.Typer(help="Check and export the question bank.", no_args_is_help=True)
 
@@ -50,6 +50,7 @@ def export(
 
 
 @app.command()
+@user_errors
 def lint(
     ctx: typer.Context,
     path: Annotated[Path | None, typer.Argument(help="Content folder or one topic folder.")] = None,
@@ -59,6 +60,7 @@ def lint(
     """Mark every model and sample answer against its own points; exit 1 on any mismatch."""
     from viva.marking.lint import lint_bank, weakest_passes
 
+    check_backend(backend)
     bank, errors = load_bank(path or settings(ctx).content_dir)
     if errors:
         err.print(f"[yellow]warning:[/] {len(errors)} error(s) in the bank; run `viva bank check`")

@@ -12,10 +12,12 @@ from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markdown import Markdown
+from rich.text import Text
 
 from viva.bank import Bank, load_bank
 from viva.errors import VivaError
-from viva.marking import Marker, build_marker
+from viva.marking import Marker, backend_names, build_marker
 from viva.settings import Settings
 
 out = Console(highlight=False, soft_wrap=True)
@@ -61,9 +63,23 @@ def settings(ctx: typer.Context | None = None) -> Settings:
     return _started(ctx).settings
 
 
+def check_backend(name: str) -> None:
+    """Fail in one line (exit 1) when ``name`` is not a marking backend, listing those there are."""
+    from viva.marking.backends import get_backend
+
+    if name in backend_names():
+        return
+    try:
+        get_backend(name)  # also accepts aliases backend_names() does not list
+    except VivaError:
+        raise fail(f"no marking backend {name!r}; choose one of: {', '.join(backend_names())}") from None
+
+
 def marker_for(ctx: typer.Context | None = None, backend: str | None = None) -> Marker:
     """The run's one marker, or, for an explicit ``--backend``, the one that names."""
     started = _started(ctx)
+    if backend is not None:
+        check_backend(backend)
     if backend is None or backend == started.settings.marking_backend:
         return started.marker
     return build_marker(started.settings.with_(marking_backend=backend))
@@ -84,8 +100,26 @@ def bank_for(ctx: typer.Context | None = None) -> Bank:
     return _cached_bank(str(settings(ctx).content_dir))
 
 
+def authored(markdown: str) -> Text:
+    """Authored Markdown (a point, a correction) rendered as Rich renders it, as one inline
+    Text, so it can sit on a line after a symbol: ``**and**`` shows as bold "and"."""
+    options = out.options.update(width=10_000, no_wrap=True)
+    lines = [
+        [seg for seg in line if not seg.control]
+        for line in out.render_lines(Markdown(markdown.strip()), options, pad=False)
+    ]
+    rendered = Text()
+    for number, line in enumerate(ln for ln in lines if "".join(s.text for s in ln).strip()):
+        if number:
+            rendered.append("\n")
+        for seg in line:
+            rendered.append(seg.text, seg.style)
+    rendered.rstrip()
+    return rendered
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/] {message}")
+    err.print(f"[red]error:[/] {message}", soft_wrap=True)  # one line, however narrow the terminal
     return typer.Exit(code)
 
 

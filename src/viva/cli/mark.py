@@ -13,7 +13,9 @@ from rich.text import Text
 
 from viva.bank import Question
 from viva.cli.common import (
+    authored,
     bank_for,
+    check_backend,
     fail,
     marker_for,
     out,
@@ -58,10 +60,14 @@ def show_marking(marking: Marking) -> None:
     out.print()
     for point in marking.points:
         quotes = "; ".join(f"“{marking.answer[s.start : s.end]}”" for s in point.evidence)
-        tail = f"  [dim]{quotes}[/]" if quotes and point.status != "missed" else ""
-        out.print(f"{_SYMBOL[point.status]} {point.text}{tail}", markup=True, highlight=False)
+        tail = f"  {quotes}" if quotes and point.status != "missed" else ""
+        line = Text.from_markup(f"{_SYMBOL[point.status]} ").append_text(authored(point.text))
+        if tail:
+            line.append(tail, style="dim")  # the candidate's words: never read as markup
+        out.print(line)
     for found in marking.misconceptions:
-        out.print(f"[red]✗ misconception:[/] {found.text}\n  [bold]→[/] {found.correction}")
+        out.print(Text.from_markup("[red]✗ misconception:[/] ").append_text(authored(found.text)))
+        out.print(Text.from_markup("  [bold]→[/] ").append_text(authored(found.correction)))
     if marking.flags:
         out.print(f"[dim]flags: {', '.join(marking.flags)}[/]")
     colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
@@ -137,6 +143,8 @@ def asag(
     """Mark a labelled short-answer set; print Pearson, Spearman, RMSE, AUC and speed."""
     if not path.exists():
         raise fail(f"no such file: {path}")
+    if backend is not None:
+        check_backend(backend)
     report = evaluate(read_jsonl(path), backend or settings(ctx).marking_backend).as_dict()
     if format is OutputFormat.json:
         print_json(report)

@@ -20,12 +20,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from sqlalchemy.orm import Session, sessionmaker
 
 from viva.bank import Bank, Question
 from viva.cli.common import (
+    authored,
     bank_for,
     err,
     fail,
@@ -101,30 +103,54 @@ def _quote(marking: Marking, spans: list[Any]) -> str:
 
 
 def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
-    """Each point ✓ / ~ / ✗ with its evidence, misconceptions, the model answer, the lesson."""
+    """Each point ✓ / ~ / ✗ with its evidence, misconceptions, the model answer, what gets
+    marked up for this question, the lesson. Authored text is Markdown, rendered as such."""
     colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
     out.print(f"\n[bold {colour}]{marking.verdict.upper()}[/]  score {marking.score:.2f}")
     for point in marking.points:
         symbol, style = STATUS[point.status]
         line = Text(f"  {symbol} ", style=style)
-        line.append(point.text)
+        line.append_text(authored(point.text))
         if point.evidence:
             line.append("  " + _quote(marking, point.evidence), style="italic cyan")
         out.print(line)
     for wrong in marking.misconceptions:
-        out.print(Text(f"  ✗ Misconception: {wrong.text}", style="red"))
+        out.print(Text("  ✗ Misconception: ", style="red").append_text(authored(wrong.text)))
         if wrong.evidence:
             out.print(Text(f"    you said {_quote(marking, wrong.evidence)}", style="italic"))
-        out.print(Text(f"    → {wrong.correction}"))
+        out.print(Text("    → ").append_text(authored(wrong.correction)))
     for flag in marking.flags:
         out.print(Text(f"  note: {flag}", style="dim"))
     out.print(Text("Model answer", style="bold"))
     out.print(Markdown(question.answer))
+    _show_marked_up(question, marking)
     if marking.missed or any(p.status == "partial" for p in marking.points):
         lesson = lesson_for(bank, question, marking)
         out.print(Text(f"Taught in: {lesson.title} ({lesson.section_id})", style="bold"))
-        if lesson.excerpt:
-            out.print(Text(f"  {lesson.excerpt}", style="dim"))
+        if lesson.excerpt and not _is_list(lesson.excerpt):
+            out.print(Padding(Markdown(lesson.excerpt), (0, 0, 0, 2)))
+
+
+def _show_marked_up(question: Question, marking: Marking) -> None:
+    """This question's own "what gets marked up" list (never its section's), ticking what the
+    answer made; with the full answer when the bank gives one."""
+    extras = question.marked_up_points
+    if not extras:
+        return
+    made = {p.point_id for p in marking.points if not p.core and p.status == "covered"}
+    out.print(Text("What gets marked up", style="bold"))
+    for point in extras:
+        line = Text("  ✓ " if point.id in made else "  · ", style="green" if point.id in made else "dim")
+        out.print(line.append_text(authored(point.text)))
+    if question.full_answer:
+        out.print(Text("The full answer", style="bold"))
+        out.print(Markdown(question.full_answer))
+
+
+def _is_list(paragraph: str) -> bool:
+    """A bullet or numbered list: a section's checklist, not prose that teaches this question."""
+    lines = [ln.strip() for ln in paragraph.splitlines() if ln.strip()]
+    return bool(lines) and all(ln[:2] in {"- ", "* ", "+ "} or ln.split(".", 1)[0].isdigit() for ln in lines)
 
 
 # -- viva practice -------------------------------------------------------------------------

@@ -8,8 +8,11 @@ worker starts, so workers never race to migrate.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import os
+import socket
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -65,6 +68,9 @@ def serve(
             f"--single-user on {config.host} would let anyone who can reach it act as {config.user!r}; "
             "bind to 127.0.0.1, or add --force-single-user if that is what you want"
         )
+    problem = _port_problem(config.host, config.port)
+    if problem:
+        raise fail(problem)
     for name, value in _environment(config).items():
         os.environ[name] = value
     engine = make_engine(config.resolved_database_url)
@@ -72,6 +78,7 @@ def serve(
     engine.dispose()
     mode = f"single-user as {config.user!r}" if config.single_user else "accounts"
     typer.echo(f"Viva on http://{_url_host(config.host)}:{config.port} ({mode}, {config.workers} worker(s))")
+    typer.echo(f"Data: {data_location(config.resolved_database_url)}")
     uvicorn.run(
         "viva.web.factory:app_from_env",
         factory=True,
@@ -83,6 +90,43 @@ def serve(
         log_level="info",
         access_log=False,
     )
+
+
+def _port_problem(host: str, port: int) -> str | None:
+    """Why uvicorn could not listen on ``host:port`` (in one line), or None when it can.
+
+    Binds a throwaway socket the way uvicorn will (``SO_REUSEADDR``, so a port merely in
+    TIME_WAIT is not reported), then closes it at once."""
+    how = f"choose another with --port N or VIVA_PORT=N (e.g. --port {port + 1 if port < 65535 else 8001})"
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror:
+        return f"cannot listen on {host!r}: no such address; choose another with --host or VIVA_HOST"
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    return f"port {port} on {host} is taken (is Viva already running?); {how}"
+                if exc.errno == errno.EACCES:
+                    return f"no permission to listen on port {port}; {how}"
+                return f"cannot listen on {host}:{port}: {exc.strerror}"
+    return None
+
+
+def data_location(database_url: str) -> str:
+    """Where the data lives, for people: the SQLite file's path, or the URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite":
+        database = url.database or ""
+        if not database or database == ":memory:":
+            return "in memory (lost when Viva stops)"
+        return str(Path(database).expanduser().resolve())
+    return url.render_as_string(hide_password=True)
 
 
 def _url_host(host: str) -> str:

@@ -73,7 +73,8 @@ def error_response(
 
 
 async def viva_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, VivaError)
+    if not isinstance(exc, VivaError):  # a real check: `python -O` strips asserts
+        raise exc
     if isinstance(exc, TooManyLogins):
         request.state.retry_after = exc.retry_after
     if isinstance(exc, NotSignedIn) and wants_json(request):
@@ -84,7 +85,8 @@ async def viva_error(request: Request, exc: Exception) -> Response:
 
 
 async def validation_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, RequestValidationError)
+    if not isinstance(exc, RequestValidationError):  # a real check: `python -O` strips asserts
+        raise exc
     details = []
     for error in exc.errors():
         where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path"))
@@ -93,7 +95,8 @@ async def validation_error(request: Request, exc: Exception) -> Response:
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
+    if not isinstance(exc, HTTPException):  # a real check: `python -O` strips asserts
+        raise exc
     message = str(exc.detail) if exc.detail else TITLES.get(exc.status_code, "error")
     if exc.status_code == 404:
         message = f"nothing at {request.url.path}"
