@@ -127,7 +127,7 @@ def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
     if marking.missed or any(p.status == "partial" for p in marking.points):
         lesson = lesson_for(bank, question, marking)
         out.print(Text(f"Taught in: {lesson.title} ({lesson.section_id})", style="bold"))
-        if lesson.excerpt and not _is_list(lesson.excerpt):
+        if lesson.excerpt:
             out.print(Padding(Markdown(lesson.excerpt), (0, 0, 0, 2)))
 
 
@@ -145,12 +145,6 @@ def _show_marked_up(question: Question, marking: Marking) -> None:
     if question.full_answer:
         out.print(Text("The full answer", style="bold"))
         out.print(Markdown(question.full_answer))
-
-
-def _is_list(paragraph: str) -> bool:
-    """A bullet or numbered list: a section's checklist, not prose that teaches this question."""
-    lines = [ln.strip() for ln in paragraph.splitlines() if ln.strip()]
-    return bool(lines) and all(ln[:2] in {"- ", "* ", "+ "} or ln.split(".", 1)[0].isdigit() for ln in lines)
 
 
 # -- viva practice -------------------------------------------------------------------------

@@ -34,5 +34,12 @@ def lesson_for(bank: Bank, question: Question, marking: Marking) -> LessonPointe
 
 
 def _is_prose(paragraph: str) -> bool:
+    """A paragraph that teaches: not a heading, code, a table, a rule, or a bare list (a section's
+    checklist shares words with every question, so it would be picked for the wrong one)."""
     text = paragraph.strip()
-    return bool(text) and not text.startswith(("#", "```", "|", "---"))
+    return bool(text) and not text.startswith(("#", "```", "|", "---")) and not _is_list(text)
+
+
+def _is_list(text: str) -> bool:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return all(line[:2] in {"- ", "* ", "+ "} or line.split(".", 1)[0].isdigit() for line in lines)
