@@ -9,7 +9,7 @@ from viva.practice.lessons import lesson_for
 LESSON = """\
 What interviewers listen for:
 
-- memory-bound decode and the weight reads
+- each step reads every weight, so decode is memory-bound
 - batching and arithmetic intensity
 
 Each decode step reads every weight from memory, so decode is memory-bound.
