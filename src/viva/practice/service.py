@@ -151,6 +151,7 @@ class Practice:
         question = self.bank.question(question_id)
         if marking.question_id not in (None, question.full_id):
             raise InvalidInput(f"the marking is for {marking.question_id}, not {question.full_id}")
+        review_repo.lock_review_state(self.session, user.id, question.full_id)
         attempt = attempt_repo.add_attempt(
             self.session,
             Attempt(
@@ -218,6 +219,7 @@ class Practice:
 
     def reschedule(self, user: User, question_id: str) -> ReviewState | None:
         """Rebuild a question's review state from its attempts (pure replay, oldest first)."""
+        review_repo.lock_review_state(self.session, user.id, question_id)
         attempts = attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id)
         if not attempts:
             return None

@@ -6,10 +6,22 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from viva.store.models import ReviewState
+
+
+def lock_review_state(session: Session, user_id: int, question_id: str) -> None:
+    """Hold ``user_id`` × ``question_id`` until the transaction ends, so two answers to one
+    question are scheduled one after the other and the card stays equal to a replay.
+
+    PostgreSQL takes a transaction-level advisory lock; SQLite needs none, since a writing
+    unit of work begins IMMEDIATE and already holds the one write lock (:mod:`viva.store.db`).
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        key = f"review:{user_id}:{question_id}"
+        session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
 
 
 def review_state(session: Session, user_id: int, question_id: str) -> ReviewState | None:
