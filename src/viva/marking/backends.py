@@ -1,8 +1,9 @@
 """Marker backends behind one small protocol, built once and looked up by name.
 
-``default`` is the lexical marker: deterministic, offline, pure Python. ``semantic``
-adds sentence embeddings and needs the ``viva[semantic]`` extra; asking for it without
-the extra raises :class:`~viva.errors.Unavailable`, never an ImportError.
+``default`` is the lexical rules plus MiniLM token alignment on onnxruntime (offline, with
+the packaged model); ``lexical`` is the rules alone (pure Python); ``semantic`` blends
+sentence cosine instead of alignment. A model that is not installed raises
+:class:`~viva.errors.Unavailable` with the fix, never an ImportError.
 """
 
 from __future__ import annotations
@@ -32,10 +33,17 @@ class Marker(Protocol):
 Backend = Marker  # the older name, kept while callers move to Marker
 
 
-def _default() -> Backend:
+def _lexical() -> Backend:
     from viva.marking.lexical import LexicalBackend
 
     return LexicalBackend()
+
+
+def _default() -> Backend:
+    from viva.marking.aligned import AlignedBackend
+    from viva.settings import Settings
+
+    return AlignedBackend.from_settings(Settings.from_env())
 
 
 def _semantic() -> Backend:
@@ -52,18 +60,22 @@ def build_marker(settings: Settings) -> Marker:
         from viva.marking.semantic import SemanticBackend
 
         return SemanticBackend.from_settings(settings)
+    if name == "default":
+        from viva.marking.aligned import AlignedBackend
+
+        return AlignedBackend.from_settings(settings)
     return get_backend(name)
 
 
 _FACTORIES: dict[str, Callable[[], Backend]] = {
     "default": _default,
-    "lexical": _default,
+    "lexical": _lexical,
     "semantic": _semantic,
 }
 
 
 def backend_names() -> list[str]:
-    return ["default", "semantic"]
+    return ["default", "lexical", "semantic"]
 
 
 @functools.cache

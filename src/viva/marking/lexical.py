@@ -1,4 +1,6 @@
-"""The default backend: words, synonyms and polarity; deterministic, offline and fast.
+"""The lexical backend: words, synonyms and polarity; deterministic, offline, pure Python.
+
+The default marker (:mod:`viva.marking.aligned`) builds on it and keeps its clause rules.
 
 Marking is a pipeline of small steps, each in its own module:
 
@@ -93,7 +95,7 @@ def question_id_of(question: Question) -> str:
 class LexicalBackend:
     """Marks by matching terms; see the module docstring for the steps."""
 
-    name = "default"
+    name = "lexical"
     version = VERSION
 
     def assess(self, question: Question, answer: str) -> tuple[Analysis, list[PointResult], list[Detection]]:

