@@ -41,10 +41,17 @@ class Settings:
     database_url: str = _setting(
         "", "SQLAlchemy URL; empty means a SQLite file in the data folder.", "VIVA_DATABASE_URL"
     )
-    marking_backend: str = _setting("default", "Marker backend: default or semantic.", "VIVA_MARKING_BACKEND")
+    marking_backend: str = _setting(
+        "default",
+        "Marker backend: default (the lexical rules plus MiniLM token alignment), lexical (the rules "
+        "alone) or semantic (the rules plus sentence similarity).",
+        "VIVA_MARKING_BACKEND",
+    )
     semantic_model: str = _setting(
         "sentence-transformers/all-MiniLM-L6-v2",
-        "Sentence-embedding model name or local folder for the semantic backend.",
+        "Embedding model of the default and semantic markers: this name is the packaged int8 MiniLM; "
+        "else a local folder with model.onnx and tokenizer.json, or a hub repository with an ONNX "
+        "export (downloaded only with VIVA_ALLOW_DOWNLOADS).",
         "VIVA_SEMANTIC_MODEL",
     )
     allow_downloads: bool = _setting(

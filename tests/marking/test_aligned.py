@@ -52,7 +52,9 @@ def test_evidence_is_the_whole_answer_words_the_point_aligned_with() -> None:
     assert [text[a:b] for a, b in spans] == ["loads the weights"]  # merged across "the"
 
 
-def test_alignment_finds_a_paraphrase_and_its_words(marker: AlignedBackend, decode_question: Question) -> None:
+def test_alignment_finds_a_paraphrase_and_its_words(
+    marker: AlignedBackend, decode_question: Question
+) -> None:
     point = decode_question.points[0]  # "Decode is memory-bound: each token reads all the weights."
     (said, said_where), (other, _), _ = marker.alignments(decode_question, PARAPHRASE)
     unrelated = marker.alignments(decode_question, "Mixed precision trains in float16 with loss scaling.")

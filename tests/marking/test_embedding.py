@@ -52,7 +52,7 @@ def test_a_short_text_is_the_same_alone_and_in_a_batch(embedder: OnnxEmbedder) -
 def test_a_tokenizer_that_pads_is_read_without_padding(embedder: OnnxEmbedder, tmp_path: Path) -> None:
     """A model folder whose tokenizer.json pads to 128 (as a packaged one does) gives the same
     vectors: padding would add 128 - n [PAD] rows and change every mean-pooled vector."""
-    from tokenizers.implementations import BertWordPieceTokenizer
+    from tokenizers.implementations.bert_wordpiece import BertWordPieceTokenizer
 
     tokenizer = BertWordPieceTokenizer(str(VOCAB), lowercase=True)
     tokenizer.enable_padding(length=128)

@@ -38,7 +38,9 @@ class OutputFormat(StrEnum):
 
 
 _SYMBOL = {"covered": "[green]✓[/]", "partial": "[yellow]~[/]", "missed": "[red]✗[/]"}
-BackendOption = Annotated[str | None, typer.Option("--backend", help="Marker backend: default or semantic.")]
+BackendOption = Annotated[
+    str | None, typer.Option("--backend", help="Marker backend: default, lexical or semantic.")
+]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 
 

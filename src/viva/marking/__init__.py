@@ -1,8 +1,8 @@
 """Marking an answer against a question's points: ``mark(question, answer) -> Marking``.
 
 The two names other packages code against are :func:`mark` and
-:func:`question_from_reference`; backends are chosen by name (``default`` or ``semantic``)
-and built once.
+:func:`question_from_reference`; backends are chosen by name (``default``, ``lexical`` or
+``semantic``) and built once.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, ver
 
 
 def mark(question: Question, answer: str, backend: str = "default") -> Marking:
-    """Mark ``answer`` against ``question``; deterministic for the default backend."""
+    """Mark ``answer`` against ``question``; every backend is deterministic (one text per model run)."""
     return get_backend(backend).mark(question, answer)
 
 

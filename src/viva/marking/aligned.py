@@ -38,7 +38,7 @@ EVIDENCE_AT = 0.6  # a point word aligned at least this well marks its answer wo
 # Reference mode: the lexical model's predicted mark (0-5), the reference's alignment recall
 # (on a 0-5 scale) and their product, fitted by leave-one-question-out cross-validation on
 # the Mohler dev set (benchmarks/asag_cv.py --backend default).
-REFERENCE_BLEND = {"intercept": -1.297, "lexical": 1.011, "aligned": 1.822, "both": -1.544}
+REFERENCE_BLEND = {"intercept": -1.371, "lexical": 1.033, "aligned": 1.823, "both": -1.553}
 
 Spans = tuple[tuple[int, int], ...]
 
@@ -52,7 +52,9 @@ def _word_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def point_alignment(point: Encoded, answer: Encoded, text: str, prompt: frozenset[str]) -> tuple[float, Spans]:
+def point_alignment(
+    point: Encoded, answer: Encoded, text: str, prompt: frozenset[str]
+) -> tuple[float, Spans]:
     """How much of ``point`` the answer says, word piece by word piece, and where.
 
     Returns the weighted alignment recall in [0, 1] and the character spans of the answer
@@ -117,6 +119,10 @@ class AlignedBackend:
         prompt = _prompt_keys(question.prompt)
         return [point_alignment(self._cached(p.text), encoded, answer, prompt) for p in question.points]
 
+    def reference_recall(self, question: Question, answer: Encoded) -> float:
+        """How much of the reference answer the answer says (reference mode)."""
+        return alignment_recall(self._cached(question.answer), [answer], _prompt_keys(question.prompt))
+
     def mark(self, question: Question, answer: str) -> Marking:
         analysis, results, found = self._lexical.assess(question, answer)
         if not analysis.tokens:
@@ -129,7 +135,7 @@ class AlignedBackend:
             lexical_mark = reference_features(
                 question, analysis, scoring.coverage(question, results)
             ).predicted_mark()
-            aligned = 5 * alignment_recall(self._cached(question.answer), [encoded], prompt)
+            aligned = 5 * self.reference_recall(question, encoded)
             m = REFERENCE_BLEND
             predicted = (
                 m["intercept"]

@@ -153,7 +153,7 @@ def _tokenizer(vocab: Path) -> Any:
         from tokenizers import Tokenizer
 
         return Tokenizer.from_file(str(vocab))
-    from tokenizers.implementations import BertWordPieceTokenizer
+    from tokenizers.implementations.bert_wordpiece import BertWordPieceTokenizer
 
     return BertWordPieceTokenizer(str(vocab), lowercase=True)
 
@@ -184,8 +184,12 @@ def load_embedder(model: str, *, allow_download: bool = False) -> OnnxEmbedder:
         import onnxruntime  # noqa: F401
         import tokenizers  # noqa: F401
     except ImportError:
-        raise Unavailable("the embedding marker needs onnxruntime and tokenizers", hint=INSTALL_HINT) from None
+        raise Unavailable(
+            "the embedding marker needs onnxruntime and tokenizers", hint=INSTALL_HINT
+        ) from None
     path, vocab = model_files(model, allow_download=allow_download)
     if model in PACKAGED_MODELS and _file_sha256(path) != PACKAGED_SHA256:
-        raise Unavailable(f"the packaged model at {path} is not the one Viva was tested with", hint=INSTALL_HINT)
+        raise Unavailable(
+            f"the packaged model at {path} is not the one Viva was tested with", hint=INSTALL_HINT
+        )
     return OnnxEmbedder(path, _tokenizer(vocab))
