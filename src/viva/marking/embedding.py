@@ -15,6 +15,7 @@ reason: a packaged ``tokenizer.json`` that pads to 128 tokens silently changes e
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -171,9 +172,11 @@ def model_files(model: str, *, allow_download: bool = False) -> tuple[Path, Path
     return found
 
 
+@functools.cache
 def load_embedder(model: str, *, allow_download: bool = False) -> OnnxEmbedder:
     """``model`` (see :func:`model_files`) as an :class:`OnnxEmbedder`; nothing is downloaded
-    unless ``allow_download``."""
+    unless ``allow_download``. Loaded once per process and shared (an onnxruntime session and a
+    tokenizer are safe to use from several threads), so every app built in one process reuses it."""
     try:
         import onnxruntime  # noqa: F401
         import tokenizers  # noqa: F401
