@@ -9,7 +9,9 @@ it does in the bank. For every setting of (ALIGNED_FROM, ALIGNED_FULL, ALIGNED_S
 small grid, with and without crediting untouched points from middling similarity, it
 computes the AUC; then, for each question in turn, picks the setting with the best AUC on
 the other questions and scores the held-out one with it. Prints the lexical AUC, the best
-settings on everything, the pooled held-out AUC and the settings it picked.
+settings on everything, and the pooled held-out AUC with the settings picked, both among the
+settings where an untouched point needs full similarity (what the default marker ships) and
+among all.
 """
 
 from __future__ import annotations
@@ -82,49 +84,56 @@ def score(row: dict[str, object], setting: Setting | None) -> float:
     return after_misconceptions(min(value, BELOW_STRONG) if missed else value, int(row["misconceptions"]))  # type: ignore[call-overload]
 
 
+Scores = dict[Setting, list[float]]
+
+
+def auc_on(scores: Scores, labels: list[int], setting: Setting, idx: list[int]) -> float:
+    return auc([scores[setting][i] for i in idx], [labels[i] for i in idx]) or 0.0
+
+
+def held_out_auc(
+    settings: list[Setting], prepared: list[dict[str, object]], scores: Scores, labels: list[int]
+) -> tuple[float, dict[str, int]]:
+    """Each question scored with the setting best on all the others; the pooled AUC."""
+    held_out = [0.0] * len(prepared)
+    picked: dict[str, int] = {}
+    for qid in sorted({str(r["qid"]) for r in prepared}):
+        train = [i for i, r in enumerate(prepared) if r["qid"] != qid]
+        best = max(settings, key=lambda s: auc_on(scores, labels, s, train))
+        picked[str(best)] = picked.get(str(best), 0) + 1
+        for i, r in enumerate(prepared):
+            if r["qid"] == qid:
+                held_out[i] = scores[best][i]
+    return round(auc(held_out, labels) or 0, 4), picked
+
+
+def top(settings: list[Setting], scores: Scores, labels: list[int]) -> list[object]:
+    """The three settings with the best AUC on every answer, and their AUC."""
+    everything = list(range(len(labels)))
+    ranked = sorted(settings, key=lambda s: -auc_on(scores, labels, s, everything))[:3]
+    return [(s, round(auc_on(scores, labels, s, everything), 4)) for s in ranked]
+
+
 def main() -> None:
     engine = get_backend("default")
     assert isinstance(engine, AlignedBackend)
+    strict = [s for s in GRID if s[3]]
     for name, file in FILES.items():
         rows = read_jsonl(DATA / file)
         labels = [int(r["label"]) for r in rows]
         prepared = prepare(rows, engine)
         scores = {s: [score(r, s) for r in prepared] for s in GRID}
 
-        def auc_on(
-            setting: Setting,
-            idx: list[int],
-            scores: dict[Setting, list[float]] = scores,
-            labels: list[int] = labels,
-        ) -> float:
-            return auc([scores[setting][i] for i in idx], [labels[i] for i in idx]) or 0.0
-
-        everything = list(range(len(rows)))
-        held_out = [0.0] * len(rows)
-        picked: dict[str, int] = {}
-        for qid in sorted({str(r["qid"]) for r in prepared}):
-            train = [i for i, r in enumerate(prepared) if r["qid"] != qid]
-            best = max(GRID, key=lambda s: auc_on(s, train))
-            picked[str(best)] = picked.get(str(best), 0) + 1
-            for i, r in enumerate(prepared):
-                if r["qid"] == qid:
-                    held_out[i] = scores[best][i]
-        strict = [s for s in GRID if s[3]]
         print(
             json.dumps(
                 {
                     "data": name,
                     "lexical_auc": round(auc([score(r, None) for r in prepared], labels) or 0, 4),
-                    "best_on_all": [
-                        (s, round(auc_on(s, everything), 4))
-                        for s in sorted(GRID, key=lambda s: -auc_on(s, everything))[:3]
-                    ],
-                    "best_strict_on_all": [
-                        (s, round(auc_on(s, everything), 4))
-                        for s in sorted(strict, key=lambda s: -auc_on(s, everything))[:3]
-                    ],
-                    "loqo_auc": round(auc(held_out, labels) or 0, 4),
-                    "picked": picked,
+                    "best_on_all": top(GRID, scores, labels),
+                    "best_strict_on_all": top(strict, scores, labels),
+                    # strict: an untouched point needs full similarity, the rule the default ships
+                    "loqo_auc_strict": held_out_auc(strict, prepared, scores, labels),
+                    "loqo_auc_any": held_out_auc(GRID, prepared, scores, labels),
                 }
             ),
             flush=True,
