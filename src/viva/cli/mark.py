@@ -70,6 +70,8 @@ def show_marking(marking: Marking) -> None:
         out.print(Text.from_markup("  [bold]→[/] ").append_text(authored(found.correction)))
     if marking.flags:
         out.print(f"[dim]flags: {', '.join(marking.flags)}[/]")
+    if marking.fallback_reason:
+        out.print(Text(f"fallback: {marking.fallback_reason}", style="yellow"))
     colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
     out.print(
         f"[bold]score {marking.score:.2f}[/] — [{colour}]{marking.verdict}[/]  "

@@ -121,6 +121,8 @@ def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
         out.print(Text("    → ").append_text(authored(wrong.correction)))
     for flag in marking.flags:
         out.print(Text(f"  note: {flag}", style="dim"))
+    if marking.fallback_reason:
+        out.print(Text(f"  fallback: {marking.fallback_reason}", style="yellow"))
     out.print(Text("Model answer", style="bold"))
     out.print(Markdown(question.answer))
     _show_marked_up(question, marking)

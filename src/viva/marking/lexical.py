@@ -7,6 +7,12 @@ Marking is a pipeline of small steps, each in its own module:
 3. detect authored misconceptions (:mod:`~viva.marking.misconceptions`),
 4. combine into a score (:mod:`~viva.marking.scoring`), then apply the guards
    (:mod:`~viva.marking.guards`) that cap answers which are not answers.
+
+Other backends build on this one through its public API (``__all__``): :func:`prompt_keys`
+(the question's own words, which earn little), :func:`point_claims`,
+:meth:`LexicalBackend.assess` (the analysis, per-point results with their contradictions,
+and the misconceptions asserted), :func:`reference_features`, and :func:`build_marking`,
+which applies the misconception, contradiction and guard vetoes to any backend's credits.
 """
 
 from __future__ import annotations
@@ -23,18 +29,32 @@ from viva.marking.terms import Analysis, analyse
 
 VERSION = "1.0"
 
+__all__ = [
+    "LexicalBackend",
+    "build_marking",
+    "point_claims",
+    "prompt_keys",
+    "question_id_of",
+    "reference_features",
+]
+
 
 @functools.lru_cache(maxsize=2048)
-def _prompt_keys(prompt: str) -> frozenset[str]:
+def prompt_keys(prompt: str) -> frozenset[str]:
+    """The concept keys of the question's own content words: restating the question is not
+    evidence, so matching and similarity weigh these words down."""
     keys: set[str] = set()
     for term in analyse(prompt).content_terms():
         keys |= term.keys
     return frozenset(keys)
 
 
+_prompt_keys = prompt_keys  # the former private name, for callers not yet moved
+
+
 @functools.lru_cache(maxsize=2048)
 def _known_keys(question: Question) -> frozenset[str]:
-    keys: set[str] = set(_prompt_keys(question.prompt))
+    keys: set[str] = set(prompt_keys(question.prompt))
     texts = [
         question.answer,
         question.full_answer,
@@ -51,7 +71,7 @@ def _known_keys(question: Question) -> frozenset[str]:
 @functools.lru_cache(maxsize=2048)
 def point_claims(question: Question) -> tuple[tuple[Target, ...], ...]:
     """For each point: its text, then each accepted phrasing, as claims."""
-    demote = _prompt_keys(question.prompt)
+    demote = prompt_keys(question.prompt)
     return tuple(
         (target(p.text, demote), *(target(a, demote, accept=True) for a in p.accept)) for p in question.points
     )
@@ -67,7 +87,7 @@ def _reference_keys(reference: str) -> frozenset[str]:
 
 def reference_features(question: Question, answer: Analysis, coverage: float) -> scoring.ReferenceFeatures:
     """What the reference-mode score is made of (see :mod:`viva.marking.scoring`)."""
-    prompt = _prompt_keys(question.prompt)
+    prompt = prompt_keys(question.prompt)
     whole = match(target(question.answer, prompt), answer)
     reference = _reference_keys(question.answer)
     content = answer.content_terms()
