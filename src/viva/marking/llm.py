@@ -331,6 +331,10 @@ class LLMBackend:
             reply = self.ask(question, answer)
         except httpx.TimeoutException:
             return self._fallback(question, answer, f"the LLM did not answer within {self.timeout:g} s")
+        except httpx.HTTPStatusError as exc:  # e.g. a model the server does not have: say what it said
+            said = " ".join(exc.response.text.split())[:200] or exc.response.reason_phrase
+            why = f"the LLM server answered HTTP {exc.response.status_code}: {said}"
+            return self._fallback(question, answer, why)
         except httpx.HTTPError as exc:
             return self._fallback(question, answer, f"the LLM request failed ({type(exc).__name__}: {exc})")
         except (ValidationError, ValueError, LookupError, TypeError) as exc:
