@@ -195,6 +195,14 @@ def test_the_reply_cache_is_a_sqlite_file_that_outlives_the_backend(tmp_path: Pa
     assert ResponseCache(tmp_path / "c.sqlite3").get("other") is None
 
 
+def test_a_broken_cache_file_is_a_miss_not_a_failed_marking(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    cache = ResponseCache(path)
+    path.write_bytes(b"this is not a database, " * 100)
+    cache.put("k", "{}")
+    assert cache.get("k") is None
+
+
 def test_no_server_falls_back_to_the_local_marker_and_says_why(decode_question: Question) -> None:
     marker = LLMBackend(f"http://127.0.0.1:{closed_port()}/v1", "m", timeout=2)
     marking = marker.mark(decode_question, CORRECT)

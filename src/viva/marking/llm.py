@@ -239,16 +239,22 @@ class ResponseCache:
     def get(self, key: str) -> str | None:
         if self._path is None:
             return self._memory.get(key)
-        with self._lock, self._connect() as db:
-            row = db.execute("SELECT reply FROM llm_reply WHERE key = ?", (key,)).fetchone()
+        try:
+            with self._lock, self._connect() as db:
+                row = db.execute("SELECT reply FROM llm_reply WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None  # an unreadable cache is a miss, never a failed marking
         return None if row is None else str(row[0])
 
     def put(self, key: str, reply: str) -> None:
         if self._path is None:
             self._memory[key] = reply
             return
-        with self._lock, self._connect() as db:
-            db.execute("INSERT OR REPLACE INTO llm_reply (key, reply) VALUES (?, ?)", (key, reply))
+        try:
+            with self._lock, self._connect() as db:
+                db.execute("INSERT OR REPLACE INTO llm_reply (key, reply) VALUES (?, ?)", (key, reply))
+        except sqlite3.Error:
+            pass  # the marking stands; only the next one of this answer asks the server again
 
 
 def _client(base_url: str, api_key: str, timeout: float) -> httpx.Client:
