@@ -173,3 +173,18 @@ class LoginFailure(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key: Mapped[str] = mapped_column(String(200))
     at: Mapped[datetime]
+
+
+class WebSession(Base):
+    """A signed-in browser. The cookie carries a random secret; only its SHA-256 is kept.
+
+    The signed cookie alone cannot be taken back, so a session is valid only while its row
+    exists: logging out deletes it, "log out everywhere" and a password change delete all of
+    the user's.
+    """
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime]

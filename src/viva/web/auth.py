@@ -97,6 +97,23 @@ def log_in(
     return None
 
 
+def change_password(
+    session: Session, settings: Settings, user: User, current: str, new: str, address: str, now: datetime
+) -> None:
+    """Replace ``user``'s password; InvalidInput when ``current`` is wrong or ``new`` too weak.
+
+    The current password is checked as a login is, rate limit included, so a stolen session
+    cannot be used to guess it.
+    """
+    if log_in(session, settings, user.name, current, address, now) is None:
+        raise InvalidInput("the current password is not right")
+    problems = check_new_account(user.name, new)
+    if "password" in problems:
+        raise InvalidInput("new password: " + problems["password"].lower().rstrip("."))
+    user.password_hash = _hasher.hash(new)
+    session.flush()
+
+
 def _verify(stored: str | None, password: str) -> bool:
     try:
         return _hasher.verify(stored or _DUMMY_HASH, password[:MAX_PASSWORD]) and stored is not None

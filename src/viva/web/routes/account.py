@@ -6,13 +6,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
 
 from viva.errors import InvalidInput
-from viva.store import logins
+from viva.store import logins, web_sessions
 from viva.store.models import User
 from viva.web import auth
-from viva.web.deps import DB, CurrentUser, MaybeViewer, RowId, State, remember, verify_csrf
+from viva.web.deps import DB, CurrentUser, MaybeViewer, RowId, State, forget, remember, verify_csrf
 from viva.web.rendering import render
+from viva.web.state import AppState
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(verify_csrf)])
 
@@ -26,10 +28,10 @@ def safe_next(target: str) -> str:
     return "/"
 
 
-def _signed_in(request: Request, user: User, target: str) -> RedirectResponse:
-    # a new login gets a fresh session (and CSRF token), so a planted cookie is worthless
-    request.session.clear()
-    remember(request, user)
+def _signed_in(
+    request: Request, session: Session, state: AppState, user: User, target: str
+) -> RedirectResponse:
+    remember(request, session, state, user)
     return RedirectResponse(safe_next(target), status_code=303)
 
 
@@ -57,7 +59,7 @@ def signup(
         except InvalidInput as error:
             errors = {"name": error.message[:1].upper() + error.message[1:] + "."}
         else:
-            return _signed_in(request, user, next)
+            return _signed_in(request, session, state, user, next)
     context = {"next": safe_next(next), "errors": errors, "name": name, "nav": "account"}
     return render(request, "signup.html", context, status_code=422)
 
@@ -80,7 +82,7 @@ def login(
     address = request.client.host if request.client else "unknown"
     user = auth.log_in(session, state.settings, name.strip(), password, address, state.clock())
     if user is not None:
-        return _signed_in(request, user, next)
+        return _signed_in(request, session, state, user, next)
     context = {
         "next": safe_next(next),
         "error": "That name and password do not match.",
@@ -91,15 +93,57 @@ def login(
 
 
 @router.post("/logout")
-def logout(request: Request) -> Response:
-    request.session.clear()
+def logout(request: Request, session: DB) -> Response:
+    forget(request, session)
     return RedirectResponse("/", status_code=303)
+
+
+@router.post("/account/sessions/end")
+def log_out_everywhere(request: Request, session: DB, user: CurrentUser) -> Response:
+    """End every session of this account, on every browser, this one included."""
+    web_sessions.end_all_sessions(session, user.id)
+    request.session.clear()
+    return RedirectResponse("/login", status_code=303)
+
+
+def _account(request: Request, session: Session, user: User, **extra: object) -> dict[str, object]:
+    context: dict[str, object] = {
+        "tokens": logins.api_tokens(session, user.id),
+        "new_token": "",
+        "nav": "account",
+    }
+    context.update({"password_error": "", "password_changed": False, **extra})
+    context["has_password"] = user.password_hash is not None
+    return context
 
 
 @router.get("/account", response_class=HTMLResponse)
 def account_page(request: Request, session: DB, user: CurrentUser) -> HTMLResponse:
-    tokens = logins.api_tokens(session, user.id)
-    return render(request, "account.html", {"tokens": tokens, "new_token": "", "nav": "account"})
+    return render(request, "account.html", _account(request, session, user))
+
+
+@router.post("/account/password", response_class=HTMLResponse)
+def change_password(
+    request: Request,
+    state: State,
+    session: DB,
+    user: CurrentUser,
+    current: Annotated[str, Form(max_length=auth.MAX_PASSWORD + 1)] = "",
+    new: Annotated[str, Form(max_length=auth.MAX_PASSWORD + 1)] = "",
+) -> Response:
+    """Set a new password after checking the current one (counted like a login), then end
+    every other session: whoever else held one must log in with the new password."""
+    address = request.client.host if request.client else "unknown"
+    try:
+        auth.change_password(session, state.settings, user, current, new, address, state.clock())
+    except InvalidInput as error:
+        context = _account(
+            request, session, user, password_error=error.message[:1].upper() + error.message[1:] + "."
+        )
+        return render(request, "account.html", context, status_code=422)
+    web_sessions.end_all_sessions(session, user.id)
+    remember(request, session, state, user)
+    return render(request, "account.html", _account(request, session, user, password_changed=True))
 
 
 @router.post("/account/tokens", response_class=HTMLResponse)
@@ -112,8 +156,7 @@ def create_token(
 ) -> HTMLResponse:
     """Create an API token and show it once (only its hash is stored)."""
     token = auth.new_api_token(session, user, label or "API token", state.clock())
-    tokens = logins.api_tokens(session, user.id)
-    return render(request, "account.html", {"tokens": tokens, "new_token": token, "nav": "account"})
+    return render(request, "account.html", _account(request, session, user, new_token=token))
 
 
 @router.post("/account/tokens/{token_id}/delete")
