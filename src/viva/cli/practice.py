@@ -23,6 +23,7 @@ from rich.markdown import Markdown
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from viva.bank import Bank, Question
@@ -388,8 +389,12 @@ def import_(
     except json.JSONDecodeError as exc:
         raise fail(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
     bank = bank_for(ctx)
-    with _store(ctx) as factory, session_scope(factory) as session:
-        report = Practice(session, bank).import_history(data, as_user=user)
+    try:
+        with _store(ctx) as factory, session_scope(factory) as session:
+            report = Practice(session, bank).import_history(data, as_user=user)
+    except SQLAlchemyError as exc:  # rolled back: nothing of the file was written
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise fail(f"{path}: the database refused the import, nothing was written: {reason}") from None
     err.print(
         f"imported {report.attempts_added} attempt(s) and {report.review_states} review state(s) "
         f"for {', '.join(report.users)}; {report.attempts_skipped} already present"

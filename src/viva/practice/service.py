@@ -307,7 +307,7 @@ class Practice:
 
     def import_history(self, data: Any, as_user: str | None = None) -> history.ImportReport:
         """Add an exported document's history (idempotent); the caller commits."""
-        return history.import_document(self.session, data, as_user)
+        return history.import_document(self.session, data, as_user, known=self.bank.has_question)
 
 
 def _aware(now: datetime) -> None:
