@@ -107,6 +107,9 @@ class Settings:
     login_window_minutes: int = _setting(
         15, "The login rate limit's window, in minutes.", "VIVA_LOGIN_WINDOW_MINUTES"
     )
+    signups_per_hour: int = _setting(
+        10, "New accounts one client address may create per hour (HTTP 429 after).", "VIVA_SIGNUPS_PER_HOUR"
+    )
 
     def __post_init__(self) -> None:
         if self.content_dir is None:

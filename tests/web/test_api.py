@@ -53,6 +53,11 @@ def test_per_user_routes_need_a_token_or_session(client: TestClient) -> None:
         response = client.get(path)
         assert response.status_code == 401, path
         assert response.json()["status"] == 401
+    body = {"question_id": "demo/bound", "answer": ANSWER}
+    for path in ["/api/v1/attempts", "/api/v1/attempts/1/override"]:
+        response = client.post(path, json=body if path.endswith("attempts") else {"verdict": "right"})
+        assert response.status_code == 401, path  # not 403 "form expired": nobody is signed in
+        assert "Bearer" in response.json()["error"]
 
 
 def test_practise_through_the_api_with_the_session_and_csrf_header(client: TestClient) -> None:

@@ -213,6 +213,10 @@ async def verify_csrf(request: Request) -> None:
         if await anyio.to_thread.run_sync(_token_is_known, request, token):
             return
         raise _unknown_token()
+    signed_in = isinstance(request.session.get("sid"), str) or app_state(request).settings.single_user
+    if request.url.path.startswith("/api/") and not signed_in:
+        # nobody is signed in by cookie either: the API's answer is "who are you?", not "bad form"
+        raise NotSignedIn("send an API token: Authorization: Bearer <token>")
     expected = request.session.get("csrf")
     sent = request.headers.get(CSRF_HEADER)
     if sent is None and request.headers.get("content-type", "").startswith(

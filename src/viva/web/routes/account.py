@@ -55,7 +55,9 @@ def signup(
     errors = auth.check_new_account(name, password)
     if not errors:
         try:
-            user = auth.sign_up(session, name, password, state.clock())
+            address = request.client.host if request.client else "unknown"
+            per_hour = state.settings.signups_per_hour
+            user = auth.sign_up(session, name, password, state.clock(), address, per_hour)
         except InvalidInput as error:
             errors = {"name": error.message[:1].upper() + error.message[1:] + "."}
         else:
