@@ -89,3 +89,19 @@ def test_openapi_document_is_served_under_the_api_prefix(client: TestClient) -> 
     spec = client.get("/api/v1/openapi.json").json()
     assert "/api/v1/mark" in spec["paths"] and "/api/v1/attempts/{attempt_id}/override" in spec["paths"]
     assert not any(path.startswith("/practice") for path in spec["paths"])
+
+
+def test_a_wrong_method_names_every_method_the_path_serves(client: TestClient) -> None:
+    for method in ("OPTIONS", "PUT", "DELETE"):
+        response = client.request(method, "/api/v1/attempts")
+        assert response.status_code == 405, method
+        assert response.headers["allow"] == "GET, POST"
+    assert client.request("PUT", "/api/v1/mark").headers["allow"] == "POST"
+
+
+def test_an_empty_answer_is_refused_by_the_documented_schema(client: TestClient) -> None:
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["MarkRequest"]
+    assert schema["properties"]["answer"]["minLength"] == 1
+    for answer in ("", "   "):
+        response = client.post("/api/v1/mark", json={"question_id": "demo/bound", "answer": answer})
+        assert response.status_code == 422, repr(answer)
