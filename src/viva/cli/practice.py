@@ -41,6 +41,7 @@ from viva.cli.common import (
 )
 from viva.errors import InvalidInput
 from viva.marking import Marker
+from viva.marking.explain import point_tags, score_reasons
 from viva.marking.result import Marking
 from viva.practice import NEW_PER_SITTING, Practice, Scope, get_or_create_user
 from viva.practice.lessons import lesson_for
@@ -112,7 +113,8 @@ def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
         symbol, style = STATUS[point.status]
         line = Text(f"  {symbol} ", style=style)
         line.append_text(authored(point.text))
-        if point.evidence:
+        line.append(point_tags(point), style="dim")
+        if point.evidence and point.status != "missed":
             line.append("  " + _quote(marking, point.evidence), style="italic cyan")
         out.print(line)
     for wrong in marking.misconceptions:
@@ -120,8 +122,8 @@ def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
         if wrong.evidence:
             out.print(Text(f"    you said {_quote(marking, wrong.evidence)}", style="italic"))
         out.print(Text("    → ").append_text(authored(wrong.correction)))
-    for flag in marking.flags:
-        out.print(Text(f"  note: {flag}", style="dim"))
+    for reason in score_reasons(marking):
+        out.print(Text(f"  {reason}", style="dim"))
     out.print(Text("Model answer", style="bold"))
     out.print(Markdown(question.answer))
     _show_marked_up(question, marking)

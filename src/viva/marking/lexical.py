@@ -118,6 +118,13 @@ class LexicalBackend:
         return build_marking(question, answer, analysis, results, found, base, self.name, self.version)
 
 
+def carrying(analysis: Analysis, spans: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """The spans that hold a word carrying meaning: "take", "the" or a single letter, matched
+    on their own, are no evidence to show a candidate."""
+    strong = [t for t in analysis.content_terms() if t.weight >= 1.0]
+    return [(s, e) for s, e in spans if any(s <= t.start < e for t in strong)]
+
+
 def build_marking(
     question: Question,
     answer: str,
@@ -147,7 +154,7 @@ def build_marking(
             core=p.core,
             status=r.status,
             credit=round(r.credit, 4),
-            evidence=[Span(start=s, end=e) for s, e in r.evidence],
+            evidence=[Span(start=s, end=e) for s, e in carrying(analysis, r.evidence)],
         )
         for p, r in zip(question.points, results, strict=True)
     ]
