@@ -12,13 +12,13 @@ import errno
 import ipaddress
 import os
 import socket
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from viva.cli.common import fail, settings
 from viva.settings import Settings
+from viva.store.db import data_location
 
 
 def _loopback(host: str) -> bool:
@@ -114,19 +114,6 @@ def _port_problem(host: str, port: int) -> str | None:
                     return f"no permission to listen on port {port}; {how}"
                 return f"cannot listen on {host}:{port}: {exc.strerror}"
     return None
-
-
-def data_location(database_url: str) -> str:
-    """Where the data lives, for people: the SQLite file's path, or the URL without its password."""
-    from sqlalchemy.engine import make_url
-
-    url = make_url(database_url)
-    if url.get_backend_name() == "sqlite":
-        database = url.database or ""
-        if not database or database == ":memory:":
-            return "in memory (lost when Viva stops)"
-        return str(Path(database).expanduser().resolve())
-    return url.render_as_string(hide_password=True)
 
 
 def _url_host(host: str) -> str:

@@ -34,6 +34,7 @@ from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
 from viva.store.models import Attempt, Recording, ReviewState, User
 from viva.store.recordings import RecordingInfo
+from viva.store.users import delete_history
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +305,11 @@ class Practice:
     def export_history(self, user: User) -> dict[str, Any]:
         """A JSON-ready document of the user's attempts and review states."""
         return history.export_document(self.session, [user])
+
+    def reset_history(self, user: User) -> int:
+        """Forget every attempt, recording and schedule of ``user`` (the account stays); the
+        caller commits. Returns how many attempts were removed."""
+        return delete_history(self.session, user.id)
 
     def import_history(self, data: Any, as_user: str | None = None) -> history.ImportReport:
         """Add an exported document's history (idempotent); the caller commits."""

@@ -115,3 +115,14 @@ def session_scope(
         raise
     finally:
         session.close()
+
+
+def data_location(database_url: str) -> str:
+    """Where the data lives, for people: the SQLite file's path, or the URL without its password."""
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite":
+        database = url.database or ""
+        if not database or database == ":memory:":
+            return "in memory (lost when Viva stops)"
+        return str(Path(database).expanduser().resolve())
+    return url.render_as_string(hide_password=True)

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
+import anyio.to_thread
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
+from starlette.datastructures import UploadFile
 
-from viva.errors import InvalidInput
+from viva.errors import InvalidInput, TooLarge
+from viva.practice import Practice
 from viva.store import logins, web_sessions
+from viva.store.db import data_location
 from viva.store.models import User
 from viva.web import auth
 from viva.web.deps import DB, CurrentUser, MaybeViewer, RowId, State, forget, remember, verify_csrf
 from viva.web.rendering import render
-from viva.web.state import AppState
+from viva.web.state import AppState, app_state
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(verify_csrf)])
 
@@ -35,8 +40,15 @@ def _signed_in(
     return RedirectResponse(safe_next(target), status_code=303)
 
 
+def _single_user(state: AppState) -> RedirectResponse | None:
+    """One candidate on their own machine has no accounts to sign up for or log in to."""
+    return RedirectResponse("/", status_code=303) if state.settings.single_user else None
+
+
 @router.get("/signup", response_class=HTMLResponse)
-def signup_form(request: Request, user: MaybeViewer, next: Next = "/") -> HTMLResponse:
+def signup_form(request: Request, state: State, user: MaybeViewer, next: Next = "/") -> Response:
+    if (away := _single_user(state)) is not None:
+        return away
     return render(
         request, "signup.html", {"next": safe_next(next), "errors": {}, "name": "", "nav": "account"}
     )
@@ -67,7 +79,9 @@ def signup(
 
 
 @router.get("/login", response_class=HTMLResponse)
-def login_form(request: Request, user: MaybeViewer, next: Next = "/") -> HTMLResponse:
+def login_form(request: Request, state: State, user: MaybeViewer, next: Next = "/") -> Response:
+    if (away := _single_user(state)) is not None:
+        return away
     context = {"next": safe_next(next), "error": "", "name": "", "nav": "account"}
     return render(request, "login.html", context)
 
@@ -114,14 +128,74 @@ def _account(request: Request, session: Session, user: User, **extra: object) ->
         "new_token": "",
         "nav": "account",
     }
-    context.update({"password_error": "", "password_changed": False, **extra})
+    context.update({"password_error": "", "password_changed": False, "data_message": "", **extra})
     context["has_password"] = user.password_hash is not None
+    context["data_location"] = data_location(app_state(request).settings.resolved_database_url)
     return context
 
 
 @router.get("/account", response_class=HTMLResponse)
 def account_page(request: Request, session: DB, user: CurrentUser) -> HTMLResponse:
     return render(request, "account.html", _account(request, session, user))
+
+
+@router.get("/account/export")
+def export_history(state: State, session: DB, user: CurrentUser) -> Response:
+    """The candidate's whole history as the JSON file `viva import` and this page read back."""
+    document = Practice(session, state.bank).export_history(user)
+    stamp = state.clock().strftime("%Y-%m-%d")
+    return Response(
+        json.dumps(document, indent=2, ensure_ascii=False),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="viva-history-{stamp}.json"'},
+    )
+
+
+MAX_IMPORT_BYTES = 20 * 2**20
+
+
+@router.post("/account/import", response_class=HTMLResponse, max_body_size=MAX_IMPORT_BYTES + 2**16)
+async def import_history(request: Request, state: State, session: DB, user: CurrentUser) -> Response:
+    """Add an exported history to this account (never to another one); nothing is written
+    unless the whole file is valid."""
+    form = await request.form()
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise InvalidInput("choose a history file to import")
+    raw = await upload.read(MAX_IMPORT_BYTES + 1)
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise TooLarge(f"the file is over the {MAX_IMPORT_BYTES // 2**20} MiB limit")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"that file is not a Viva history (not JSON: {exc})") from None
+    report = await anyio.to_thread.run_sync(
+        lambda: Practice(session, state.bank).import_history(data, as_user=user.name)
+    )
+    message = (
+        f"Imported {report.attempts_added} answer(s) and {report.review_states} schedule(s); "
+        f"{report.attempts_skipped} were already here."
+    )
+    return render(request, "account.html", _account(request, session, user, data_message=message))
+
+
+@router.post("/account/reset", response_class=HTMLResponse)
+def reset_history(
+    request: Request,
+    state: State,
+    session: DB,
+    user: CurrentUser,
+    confirm: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """Forget every answer and schedule of this account, once the candidate types its name."""
+    if confirm.strip() != user.name:
+        context = _account(
+            request, session, user, data_message=f"Type {user.name} to confirm; nothing was reset."
+        )
+        return render(request, "account.html", context, status_code=422)
+    removed = Practice(session, state.bank).reset_history(user)
+    message = f"Your progress was reset: {removed} answer(s) and every schedule removed."
+    return render(request, "account.html", _account(request, session, user, data_message=message))
 
 
 @router.post("/account/password", response_class=HTMLResponse)
