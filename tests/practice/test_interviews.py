@@ -14,7 +14,7 @@ from tests.practice.interview_bank import interview_bank
 from viva.bank import Bank
 from viva.errors import InvalidInput, NotFound
 from viva.marking import get_backend
-from viva.practice import Practice
+from viva.practice import Practice, Scope
 from viva.practice.interviews import Interviews
 from viva.store import User
 
@@ -109,3 +109,25 @@ def test_nothing_to_ask_and_a_stranger_s_interview_are_refused(
     with pytest.raises(NotFound):
         interviews.get(other_user, mine.key)
     assert interviews.get(user, mine.key) is mine
+
+
+def test_probes_count_towards_mastery_only_once_answered(interviews: Interviews, user: User) -> None:
+    practice = interviews.practice
+    gpu = next(m for m in practice.mastery(user, NOW) if m.id == "gpu")
+    assert gpu.questions == 3, "mp, its follow-up and bare; the three probes wait until asked"
+    practice.answer(user, "gpu/mp-optimizer-probe", "They stay in FP32, 12 bytes.", NOW)
+    gpu = next(m for m in practice.mastery(user, NOW) if m.id == "gpu")
+    assert (gpu.questions, gpu.attempted) == (4, 1)
+
+
+def test_the_practice_queue_never_introduces_a_probe_on_its_own(interviews: Interviews, user: User) -> None:
+    practice, seen = interviews.practice, []
+    for minute in range(8):
+        nxt = practice.next_question(user, Scope("gpu"), NOW + timedelta(minutes=minute), 10, session_id="s")
+        if nxt is None:
+            break
+        seen.append(nxt.question.full_id)
+        practice.answer(
+            user, nxt.question.full_id, "I am not sure.", NOW + timedelta(minutes=minute), session_id="s"
+        )
+    assert seen and not any(bank_id.endswith("-probe") for bank_id in seen), seen
