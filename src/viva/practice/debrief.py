@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -206,3 +206,14 @@ def _core_missed(item: DebriefItem, given: Sequence[Given]) -> bool:
         if g.question.full_id == item.question_id:
             return any(p.core and p.status != "covered" for p in g.marking.points)
     return False
+
+
+def as_json(result: Debrief, points_missed_most: Sequence[PointTally] = ()) -> dict[str, Any]:
+    """The debrief as JSON-ready data (the CLI's ``--format json`` and the web's API share it)."""
+    data = asdict(result)
+    data["started_at"] = result.started_at.isoformat()
+    data["finished_at"] = result.finished_at.isoformat() if result.finished_at else None
+    data["strongest_topic"] = result.strongest_topic.topic_id if result.strongest_topic else None
+    data["weakest_topic"] = result.weakest_topic.topic_id if result.weakest_topic else None
+    data["points_missed_most"] = [asdict(p) for p in points_missed_most]
+    return data

@@ -27,7 +27,7 @@ from viva.practice.service import KeptAudio, Practice
 from viva.speech.transcript import Transcript
 from viva.store import attempts as attempt_repo
 from viva.store import interviews as interview_repo
-from viva.store.models import Attempt, Interview, PointMemory, User
+from viva.store.models import Attempt, Interview, User
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,15 +224,20 @@ class Interviews:
             found += [ReadinessPoint(at, r.topic_id, r.title, r.figure) for r in summary.readiness]
         return found
 
-    def points_missed_most(self, user: User, limit: int = 10) -> list[PointMemory]:
-        """Core points missed most often, across every question answered."""
+    def points_missed_most(self, user: User, limit: int = 10) -> list[debriefs.PointTally]:
+        """Core points missed most often, across every question answered (from point memory)."""
         rows = [
             r
             for r in interview_repo.point_memory(self.session, user.id)
             if r.core and r.times_missed and self.bank.has_question(r.question_id)
         ]
         rows.sort(key=lambda r: (-r.times_missed, r.times_covered, r.question_id, r.point_id))
-        return rows[:limit]
+        return [
+            debriefs.PointTally(
+                r.question_id, r.point_id, r.text, r.times_covered, r.times_covered + r.times_missed
+            )
+            for r in rows[:limit]
+        ]
 
     def weak_question_ids(self, user: User, limit: int = 5) -> list[str]:
         """Questions whose core points were missed most recently and not made since."""
