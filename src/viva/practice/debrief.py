@@ -69,6 +69,9 @@ class Said:
 
 @dataclass(frozen=True, slots=True)
 class DebriefItem:
+    """One answer: ``covered`` holds every point made (core or marked up) with the words that
+    made it; ``missed`` only the core points not made in full (marked-up ones are extra credit)."""
+
     question_id: str
     topic_id: str
     prompt: str
@@ -146,6 +149,7 @@ def item_for(bank: Bank, given: Given) -> DebriefItem:
     parent = bank.parent(question) if question.parent_id else None
     said = [Said(p.point_id, p.text, _quotes(given.answer, p.evidence)) for p in marking.points]
     statuses = {p.point_id: p.status for p in marking.points}
+    core = {p.point_id for p in marking.points if p.core}
     return DebriefItem(
         question_id=question.full_id,
         topic_id=question.topic_id,
@@ -156,7 +160,7 @@ def item_for(bank: Bank, given: Given) -> DebriefItem:
         verdict=marking.verdict,
         score=marking.score,
         covered=[s for s in said if statuses[s.id] == "covered"],
-        missed=[s for s in said if statuses[s.id] != "covered"],
+        missed=[s for s in said if statuses[s.id] != "covered" and s.id in core],
         misconceptions=[
             Said(m.misconception_id, m.text, _quotes(given.answer, m.evidence), m.correction)
             for m in marking.misconceptions
