@@ -109,3 +109,21 @@ def test_leaving_midway_keeps_the_answer_and_a_stranger_sees_nothing(
     with new_client(app) as stranger:
         sign_up(stranger)
         assert stranger.get(f"{started}/debrief").status_code == 404
+
+
+def test_progress_plots_readiness_per_interview_and_the_points_missed_most(client: TestClient) -> None:
+    assert "No mock interview yet" in client.get("/progress").text
+    # the first interview asks mp (answered strong), the second bare (mp is no longer new)
+    for text in ("Activations in 16 bits and tensor cores.", "HBM is stacked DRAM beside the die."):
+        location = client.post(
+            "/interview",
+            data={"topic": "gpu", "questions": "1", "csrf_token": csrf_from(client, "/interview")},
+        ).headers["location"]
+        _give(client, location, text)
+        client.post(f"{location}/finish", data={"csrf_token": csrf_from(client, f"{location}/debrief")})
+    page = client.get("/progress").text
+    section = page[page.index('id="readiness-h"') : page.index('id="missed-most-h"')]
+    assert section.count("<circle") == 2, "one dot per interview"
+    assert 'GPUs <span class="meta">latest 50%' in section, "the second made 1 of its 2 core points"
+    assert 'It gives terabytes per second of bandwidth. <span class="meta">missed 1 of 1' in page
+    assert "Drill my weak points" in page
