@@ -160,3 +160,19 @@ def test_leaving_midway_keeps_what_was_answered(
         [VIVA, "interview", "--past", "--format", "json"], env=env, capture_output=True, text=True
     )
     assert [row["key"] for row in json.loads(listed.stdout)] == [interview.key]
+
+
+def test_format_json_keeps_stdout_for_the_debrief(env: dict[str, str]) -> None:
+    done = subprocess.run(
+        [VIVA, "interview", TOPIC, "--questions", "1", "--format", "json"],
+        env={**env, "VIVA_USER": "json"},
+        input=f"{STRONG}\n\n{TENSOR_CORES}\n\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)  # prompts went to stderr
+    assert "Why are GPUs used for deep learning?" in done.stderr
+    assert [i["kind"] for i in data["items"]] == ["question", "follow-up"]
+    assert data["items"][0]["verdict"] == "strong" and data["finished_at"] is not None

@@ -15,8 +15,8 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from viva.cli.common import authored, bank_for, marker_for, out, print_json, settings, user_errors
-from viva.cli.practice import Format, FormatOption, UserOption, _now, _read_answer, _store, _work
+from viva.cli.common import authored, bank_for, err, marker_for, out, print_json, settings, user_errors
+from viva.cli.practice import Format, FormatOption, UserOption, _now, _store, _work
 from viva.errors import InvalidInput
 from viva.practice import debrief as debriefs
 from viva.practice import interview as rules
@@ -132,7 +132,7 @@ def _run(ctx: typer.Context, factory: Any, bank: Any, name: str, key: str, soft:
         while step is not None:
             _ask(step, soft, format)
             started = time.monotonic()
-            text, heard = _answer(ctx, step.question.full_id)
+            text, heard = _answer(ctx, step.question.full_id, format)
             taken = time.monotonic() - started
             if format is Format.text:
                 over = " — over the soft limit" if taken > soft else ""
@@ -149,12 +149,14 @@ def _run(ctx: typer.Context, factory: Any, bank: Any, name: str, key: str, soft:
                     duration_ms=None if heard else int(taken * 1000),
                 )
     except (KeyboardInterrupt, EOFError):
-        out.print("\n[dim]Interview ended early; your answers so far are kept.[/]")
+        (out if format is Format.text else err).print(
+            "\n[dim]Interview ended early; your answers so far are kept.[/]"
+        )
 
 
 def _ask(step: rules.Step, soft: int, format: Format) -> None:
     if format is not Format.text:
-        out.print(f"\n{step.question.prompt}")
+        err.print(f"\n{step.question.prompt}")
         return
     heading = HEADINGS[step.kind]
     where = f"{heading} {step.number} of {step.of}" if step.kind == "question" else heading
@@ -162,20 +164,36 @@ def _ask(step: rules.Step, soft: int, format: Format) -> None:
     out.print(Text(step.question.prompt))
 
 
-def _answer(ctx: typer.Context, question_id: str) -> tuple[str, Transcript | None]:
+def _read_answer(format: Format) -> str:
+    """Lines until an empty one. With ``--format json`` the prompts go to stderr, so stdout
+    holds only the debrief's JSON. Ctrl-D raises EOFError (end the interview)."""
+    lines: list[str] = []
     while True:
-        text = _read_answer()
+        prompt = "> " if not lines else "  "
+        if format is Format.json:
+            err.print(prompt, end="")
+            prompt = ""
+        line = input(prompt)
+        if not line.strip():
+            return "\n".join(lines).strip()
+        lines.append(line)
+
+
+def _answer(ctx: typer.Context, question_id: str, format: Format) -> tuple[str, Transcript | None]:
+    say = out if format is Format.text else err
+    while True:
+        text = _read_answer(format)
         if text.startswith("@") and "\n" not in text:
             try:
                 heard = _spoken(ctx, text, question_id)
             except InvalidInput as error:
-                out.print(f"[red]{error.message}[/]")
+                say.print(f"[red]{error.message}[/]")
                 continue
-            out.print(Text(f"  heard: {heard.text}", style="italic"))
+            say.print(Text(f"  heard: {heard.text}", style="italic"))
             return heard.text, heard
         if text:
             return text, None
-        out.print("[dim]Say something (an interviewer waits), or Ctrl-D to end the interview.[/]")
+        say.print("[dim]Say something (an interviewer waits), or Ctrl-D to end the interview.[/]")
 
 
 # -- the debrief ------------------------------------------------------------------------------
