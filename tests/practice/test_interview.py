@@ -82,6 +82,9 @@ def test_the_plan_takes_due_first_then_new_mixed_across_topics(bank: Bank) -> No
     assert due_first == ["net/tree", "gpu/mp", "net/ring"], "due first; follow-ups are not planned"
     assert plan(bank, ["net"], ["net/tree"], {"net/tree"}, 5, due_only=True) == ["net/tree"]
     assert plan(bank, [], [], {"gpu/mp"}, 2) == ["gpu/bare", "net/ring"], "no topic means all"
+    later = plan(bank, ["gpu"], [], {"gpu/mp", "gpu/bare"}, 3, later_ids=["gpu/bare", "gpu/mp"])
+    assert later == ["gpu/bare", "gpu/mp"], "answered, not yet due: soonest due first, after the rest"
+    assert plan(bank, ["gpu"], [], {"gpu/mp"}, 3, due_only=True, later_ids=["gpu/mp"]) == []
     assert questions_for(20) == 5 and questions_for(1) == 1
 
 

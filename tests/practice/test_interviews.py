@@ -80,7 +80,7 @@ def test_a_strong_answer_gets_the_follow_up_and_leaving_keeps_the_answers(
     assert interviews.step(interview, NOW) is None
     assert [i.question_id for i in interviews.debrief(user, interview).items] == ["gpu/mp"]
     again = interviews.start(user, ["gpu"], NOW + timedelta(minutes=2), questions=5)
-    assert again.plan == ["gpu/bare"], "answered questions are not new, and mp is not yet due"
+    assert again.plan == ["gpu/bare", "gpu/mp"], "new first; mp, answered and not yet due, comes last"
 
 
 def test_point_memory_feeds_the_weak_point_drill(

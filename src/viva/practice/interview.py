@@ -3,8 +3,9 @@
 Pure functions over the bank and markings; no storage, no clock (``now`` is passed in).
 
 **The plan.** Top-level questions of the chosen topics: due reviews first (soonest due
-first), then new ones in learning order, each group dealt round-robin across the topics so
-the interview moves between them as a real one does.
+first), then new ones in learning order, then ones answered but not yet due (soonest first),
+each group dealt round-robin across the topics so the interview moves between them as a real
+one does.
 
 **The push further** after each planned answer (:func:`choose_push`), one per question:
 
@@ -84,19 +85,17 @@ def plan(
     count: int,
     *,
     due_only: bool = False,
+    later_ids: Sequence[str] = (),
 ) -> list[str]:
-    """Up to ``count`` top-level question ids: due ones first, then new ones, mixed across topics.
+    """Up to ``count`` top-level question ids: due ones first, then new ones, mixed across topics;
+    then, so a well-reviewed candidate still gets an interview, ``later_ids`` (answered, not yet
+    due, soonest first).
 
     ``due_ids`` are soonest first; ``known_ids`` were answered before (so are not new). No topic
     ids means every topic.
     """
     topics = list(topic_ids) or [t.id for t in bank.topics]
-    due: dict[str, list[str]] = {t: [] for t in topics}
-    for qid in due_ids:
-        question = bank.question(qid) if bank.has_question(qid) else None
-        if question is not None and question.parent_id is None and question.topic_id in due:
-            due[question.topic_id].append(qid)
-    chosen = _deal(due[t] for t in topics)
+    chosen = _deal(_by_topic(bank, topics, due_ids))
     if not due_only:
         new = (
             [
@@ -107,7 +106,18 @@ def plan(
             for t in topics
         )
         chosen += [q for q in _deal(new) if q not in chosen]
+        chosen += [q for q in _deal(_by_topic(bank, topics, later_ids)) if q not in chosen]
     return chosen[:count]
+
+
+def _by_topic(bank: Bank, topics: Sequence[str], ids: Sequence[str]) -> list[list[str]]:
+    """The top-level questions among ``ids``, in their order, one pile per topic."""
+    piles: dict[str, list[str]] = {t: [] for t in topics}
+    for qid in ids:
+        question = bank.question(qid) if bank.has_question(qid) else None
+        if question is not None and question.parent_id is None and question.topic_id in piles:
+            piles[question.topic_id].append(qid)
+    return [piles[t] for t in topics]
 
 
 def _deal(piles: Iterable[list[str]]) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -28,6 +28,9 @@ from viva.speech.transcript import Transcript
 from viva.store import attempts as attempt_repo
 from viva.store import interviews as interview_repo
 from viva.store.models import Attempt, Interview, User
+
+LATER = timedelta(days=3650)
+"""How far ahead not-yet-due questions are looked for when due and new ones run out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +67,12 @@ class Interviews:
             self.bank.topic(topic_id)
         if minutes < 1 or soft_limit_s < 10 or (questions is not None and questions < 1):
             raise InvalidInput("an interview needs at least 1 minute, 1 question and a 10 s clock")
-        due = [item.question.full_id for item in self.practice.due(user, now)]
+        scheduled = self.practice.due(user, now, horizon=LATER)
+        due = [i.question.full_id for i in scheduled if i.due <= now]
+        later = [i.question.full_id for i in scheduled if i.due > now]
         known = attempt_repo.answered_question_ids(self.session, user.id)
         count = questions if questions is not None else rules.questions_for(minutes)
-        plan = rules.plan(self.bank, topic_ids, due, known, count, due_only=due_only)
+        plan = rules.plan(self.bank, topic_ids, due, known, count, due_only=due_only, later_ids=later)
         return self._add(user, "interview", list(topic_ids), plan, minutes, soft_limit_s, now)
 
     def drill_weak_points(self, user: User, now: datetime, *, limit: int = 5) -> Interview:
