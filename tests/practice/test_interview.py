@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from tests.practice.factories import marking_for, strong
 from tests.practice.interview_bank import interview_bank
-from viva.bank import Bank
+from viva.bank import Bank, load_bank
+from viva.marking import get_backend
 from viva.practice.interview import Answered, Step, choose_push, next_step, plan, questions_for
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -116,3 +118,24 @@ def test_the_steps_run_question_push_question_then_end(bank: Bank) -> None:
     assert step(said, now=START + timedelta(minutes=21)) is None, "time is up: no new question"
     said.append(Answered(bare.full_id, strong(bare)))
     assert step(said) is None
+
+
+def test_on_the_shipped_bank_the_real_marker_leads_to_the_authored_probes() -> None:
+    shipped, errors = load_bank(Path(__file__).resolve().parents[2] / "content")
+    assert errors == []
+    marker = get_backend("default")
+    decode = shipped.question("gpus-and-accelerators/llm-inference-bound")
+    gap = marker.mark(decode, "Batching many sequences reuses each weight read, raising throughput.")
+    push = choose_push(shipped, decode, gap)
+    assert push is not None and (push.kind, push.question.id) == (
+        "missed-point",
+        "why-decode-waits-on-memory",
+    )
+    claim = marker.mark(
+        decode, "Generation is compute-bound because of billions of multiplications per token."
+    )
+    push = choose_push(shipped, decode, claim)
+    assert push is not None and (push.kind, push.question.id) == (
+        "misconception",
+        "decode-arithmetic-intensity",
+    )
