@@ -93,9 +93,10 @@ def test_an_interview_pushes_on_the_planted_misconception_and_ends_in_a_debrief(
 def test_leaving_midway_keeps_the_answer_and_a_stranger_sees_nothing(
     client: TestClient, engine: Engine, interview_dir: Path, tmp_path: Path
 ) -> None:
-    started = client.post(
-        "/interview", data={"topic": "net", "csrf_token": csrf_from(client, "/interview")}
-    ).headers["location"]
+    form = {"topic": "net", "questions": "", "minutes": "20", "clock": "120"}  # as a browser sends it
+    started = client.post("/interview", data={**form, "csrf_token": csrf_from(client, "/interview")}).headers[
+        "location"
+    ]
     _give(client, started, "Each GPU sends a chunk to its neighbour, a reduce-scatter then an all-gather.")
     token = csrf_from(client, started)
     assert (
