@@ -259,3 +259,29 @@
   document.addEventListener("htmx:afterSettle", setUpAll);
 })();
 
+
+// Mock interview: the per-question clock (a soft limit: it turns "over", it never stops you),
+// and the debrief's Print button.
+(function () {
+  "use strict";
+  function clock(s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+  function setUp() {
+    document.querySelectorAll("[data-clock]:not([data-ticking])").forEach(function (box) {
+      box.setAttribute("data-ticking", "");
+      var limit = parseInt(box.getAttribute("data-clock"), 10), started = Date.now();
+      var shown = box.querySelector("[data-clock-shown]");
+      var timer = setInterval(function () {
+        if (!document.body.contains(box)) { clearInterval(timer); return; }
+        var s = Math.floor((Date.now() - started) / 1000);
+        shown.textContent = clock(s);
+        box.classList.toggle("over", s > limit);
+      }, 500);
+    });
+    document.querySelectorAll("[data-print]:not([data-ready])").forEach(function (button) {
+      button.setAttribute("data-ready", "");
+      button.addEventListener("click", function () { window.print(); });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("htmx:afterSettle", setUp);
+})();
