@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from viva import __version__
-from viva.cli import bank, browse, mark, practice, serve, speech
+from viva.cli import bank, browse, mark, practice, serve, speech, worker
 from viva.cli.common import Started
 from viva.settings import Settings
 
@@ -25,6 +25,7 @@ mark.register(app)
 speech.register(app)
 practice.register(app)
 serve.register(app)
+worker.register(app)
 
 
 def _version(value: bool) -> None:

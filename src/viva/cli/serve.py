@@ -51,6 +51,10 @@ def serve(
         ),
     ] = False,
     workers: Annotated[int | None, typer.Option(min=1, max=64, help="Worker processes.")] = None,
+    queue: Annotated[
+        str | None,
+        typer.Option(help="Redis URL: queue transcriptions for `viva worker` instead of running them here."),
+    ] = None,
     proxy_headers: Annotated[
         str, typer.Option(help="Trust X-Forwarded-* from these addresses (comma-separated, or '*').")
     ] = "127.0.0.1",
@@ -61,7 +65,8 @@ def serve(
     from viva.store import make_engine, migrate
 
     config: Settings = settings(ctx).with_(
-        host=host, port=port, database_url=database, single_user=single_user, workers=workers
+        host=host, port=port, database_url=database, single_user=single_user, workers=workers,
+        queue_url=queue,
     )
     if config.single_user and not _loopback(config.host) and not force_single_user:
         raise fail(
@@ -77,6 +82,8 @@ def serve(
     migrate(engine)
     engine.dispose()
     mode = f"single-user as {config.user!r}" if config.single_user else "accounts"
+    if config.queue_url:
+        mode += ", transcription on the job queue"
     typer.echo(f"Viva on http://{_url_host(config.host)}:{config.port} ({mode}, {config.workers} worker(s))")
     typer.echo(f"Data: {data_location(config.resolved_database_url)}")
     uvicorn.run(
@@ -142,6 +149,7 @@ def _environment(config: Settings) -> dict[str, str]:
         "VIVA_HOST": config.host,
         "VIVA_PORT": str(config.port),
         "VIVA_WORKERS": str(config.workers),
+        "VIVA_QUEUE_URL": config.queue_url,
     }
     return {k: v for k, v in values.items() if v}
 
