@@ -18,13 +18,14 @@ from typing import Any
 from rq import Queue, SimpleWorker
 from rq.job import Job
 from rq.worker import WorkerStatus
+from sqlalchemy import Engine
 
 from viva.errors import Unavailable
 from viva.jobqueue import tasks
 from viva.settings import Settings
 from viva.speech.audio import AudioLimits
 from viva.speech.engines import SpeechEngine, WhisperEngine, engine_from_settings
-from viva.store.db import make_engine, session_factory
+from viva.store.db import make_engine, migrate, session_factory
 
 log = logging.getLogger("viva.worker")
 
@@ -67,10 +68,12 @@ def run_worker(
     *,
     once: bool = False,
     speech_engine: SpeechEngine | None = None,
+    database: Engine | None = None,
     name: str | None = None,
 ) -> bool:
     """Load the recogniser, then take jobs until stopped (or, with ``once``, until the
-    queue is empty). Returns whether any job was done."""
+    queue is empty). Returns whether any job was done. Tests pass their own ``speech_engine``
+    and ``database``; otherwise both come from the settings."""
     import redis
 
     if not settings.queue_url:
@@ -78,7 +81,10 @@ def run_worker(
     engine = speech_engine if speech_engine is not None else engine_from_settings(settings)
     if isinstance(engine, WhisperEngine):
         engine.prepare()  # once, before the first job, not inside it
-    database = make_engine(settings.resolved_database_url, pool_pre_ping=True)
+    own_database = database is None
+    if database is None:
+        database = make_engine(settings.resolved_database_url, pool_pre_ping=True)
+    migrate(database)  # a worker may start before any web process has migrated
     limits = AudioLimits(max_bytes=settings.max_audio_bytes, max_seconds=float(settings.max_audio_seconds))
     tasks.use_context(tasks.WorkerContext(session_factory(database), engine, limits))
     connection = redis.Redis.from_url(settings.queue_url)
@@ -91,4 +97,5 @@ def run_worker(
     finally:
         tasks.use_context(None)
         connection.close()
-        database.dispose()
+        if own_database:
+            database.dispose()
