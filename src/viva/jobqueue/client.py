@@ -151,7 +151,8 @@ class JobQueue:
             "failed",
             attempt=self.tries,
             tries=self.tries,
-            error=f"the recording could not be transcribed after {self.tries} tries",
+            error=f"the recording could not be transcribed after {self.tries} "
+            + ("try" if self.tries == 1 else "tries"),
         )
 
     def status_for(self, sessions: sessionmaker[Session], user_id: int, job_id: str) -> JobStatus:
