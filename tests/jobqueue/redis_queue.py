@@ -12,6 +12,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 import pytest
 
@@ -24,18 +25,19 @@ def need_redis() -> str:
     try:
         import redis
     except ImportError:
-        _missing("the queue extra is not installed (pip install -e '.[queue]')")
+        missing("the queue extra is not installed (pip install -e '.[queue]')")
     client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
     try:
         client.ping()
     except redis.RedisError as exc:
-        _missing(f"no Redis answers at {REDIS_URL}: {exc}")
+        missing(f"no Redis answers at {REDIS_URL}: {exc}")
     finally:
         client.close()
     return REDIS_URL
 
 
-def _missing(reason: str) -> None:
+def missing(reason: str) -> NoReturn:
+    """Skip with ``reason``; in CI, where every service and tool is installed, fail instead."""
     if IN_CI:
         pytest.fail(f"CI=true but {reason}", pytrace=False)
     pytest.skip(reason)
