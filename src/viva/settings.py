@@ -95,8 +95,9 @@ class Settings:
     )
     queue_lease_seconds: int = _setting(
         30,
-        "A worker renews its claim on a job this often (seconds); a job whose worker went silent "
-        "for this long is retried, and readyz wants a worker seen within twice this.",
+        "How long a worker's claim on a job lasts unrenewed, in seconds (it renews every third of "
+        "this): a killed worker's job is retried after about this long; readyz wants a worker seen "
+        "within twice this.",
         "VIVA_QUEUE_LEASE_SECONDS",
     )
     queue_max_waiting: int = _setting(
