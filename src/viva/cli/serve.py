@@ -9,6 +9,7 @@ worker starts, so workers never race to migrate.
 from __future__ import annotations
 
 import errno
+import importlib.util
 import ipaddress
 import os
 import socket
@@ -73,6 +74,8 @@ def serve(
             f"--single-user on {config.host} would let anyone who can reach it act as {config.user!r}; "
             "bind to 127.0.0.1, or add --force-single-user if that is what you want"
         )
+    if config.queue_url and importlib.util.find_spec("rq") is None:
+        raise fail("--queue needs the queue extra: pip install 'viva[queue]'")
     problem = _port_problem(config.host, config.port)
     if problem:
         raise fail(problem)

@@ -78,17 +78,23 @@ def run_worker(
 
     if not settings.queue_url:
         raise Unavailable("no queue to work on", hint="pass --queue redis://… or set VIVA_QUEUE_URL")
-    engine = speech_engine if speech_engine is not None else engine_from_settings(settings)
-    if isinstance(engine, WhisperEngine):
-        engine.prepare()  # once, before the first job, not inside it
-    own_database = database is None
-    if database is None:
-        database = make_engine(settings.resolved_database_url, pool_pre_ping=True)
-    migrate(database)  # a worker may start before any web process has migrated
-    limits = AudioLimits(max_bytes=settings.max_audio_bytes, max_seconds=float(settings.max_audio_seconds))
-    tasks.use_context(tasks.WorkerContext(session_factory(database), engine, limits))
     connection = redis.Redis.from_url(settings.queue_url)
+    own_database = database is None
     try:
+        try:
+            connection.ping()  # before the slow start, so a wrong URL is said at once
+        except redis.RedisError as exc:
+            raise Unavailable(f"no Redis answers at the queue URL ({type(exc).__name__})") from None
+        engine = speech_engine if speech_engine is not None else engine_from_settings(settings)
+        if isinstance(engine, WhisperEngine):
+            engine.prepare()  # once, before the first job, not inside it
+        if database is None:
+            database = make_engine(settings.resolved_database_url, pool_pre_ping=True)
+        migrate(database)  # a worker may start before any web process has migrated
+        limits = AudioLimits(
+            max_bytes=settings.max_audio_bytes, max_seconds=float(settings.max_audio_seconds)
+        )
+        tasks.use_context(tasks.WorkerContext(session_factory(database), engine, limits))
         queue = Queue(settings.queue_name, connection=connection)
         worker = TranscriptionWorker(
             [queue], lease_s=settings.queue_lease_seconds, connection=connection, name=name
@@ -97,5 +103,5 @@ def run_worker(
     finally:
         tasks.use_context(None)
         connection.close()
-        if own_database:
+        if own_database and database is not None:
             database.dispose()
