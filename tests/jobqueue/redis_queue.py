@@ -46,9 +46,8 @@ def missing(reason: str) -> NoReturn:
 @contextmanager
 def fresh_queue() -> Iterator[tuple[str, str]]:
     """(Redis URL, queue name) for one test; every key of that queue is deleted afterwards."""
-    import redis
-
     url = need_redis()
+    import redis
     name = f"viva-test-{uuid.uuid4().hex[:12]}"
     try:
         yield url, name

@@ -15,8 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from rq import Worker
-from rq.job import Job
 from sqlalchemy.orm import Session, sessionmaker
 
 from tests.jobqueue.processes import VIVA, environment, postgres_schema, start, stop, wait_for
@@ -26,6 +24,7 @@ from viva.settings import Settings
 from viva.store import get_or_create_user, make_engine, migrate, session_factory, session_scope
 
 pytestmark = [pytest.mark.speech, pytest.mark.postgres]
+pytest.importorskip("rq", reason="the queue extra is not installed (pip install -e '.[queue]')")
 
 LEASE_S = 3
 SAID = (
@@ -97,6 +96,8 @@ def test_a_worker_killed_mid_job_hands_the_job_on(
         final = wait_for(
             "the job to settle", lambda: _settled(queue, sessions, job_id), timeout=120, every=0.2
         )
+        from rq.job import Job
+
         rq_job = Job.fetch(job_id, connection=queue.redis)
         if retries:
             assert final.state == "done", final
@@ -137,6 +138,8 @@ def _settled(queue: JobQueue, sessions: sessionmaker[Session], job_id: str) -> J
 
 
 def _running(queue: JobQueue, job_id: str) -> str | None:
+    from rq import Worker
+
     for worker in Worker.all(queue=queue.queue):
         if worker.get_current_job_id() == job_id:
             return worker.name

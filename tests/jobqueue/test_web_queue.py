@@ -19,7 +19,6 @@ from sqlalchemy import Engine, select
 
 from tests.speech.sounds import speak
 from tests.web.conftest import NOW, csrf_from, make_settings, new_client, sign_up
-from viva.jobqueue.worker import run_worker
 from viva.settings import Settings
 from viva.speech import Audio, ScriptedEngine, Transcript
 from viva.speech.engines import Progress
@@ -84,6 +83,8 @@ def status(client: TestClient, job_id: str) -> dict[str, object]:
 
 
 def work(settings: Settings, engine: Engine, speech: object) -> bool:
+    from viva.jobqueue.worker import run_worker  # needs rq: the queue extra
+
     return run_worker(settings, once=True, speech_engine=speech, database=engine)  # type: ignore[arg-type]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from viva.cli import app
@@ -16,6 +17,7 @@ def test_worker_without_a_queue_says_how_to_give_one(tmp_path: Path) -> None:
 
 
 def test_worker_with_no_redis_there_is_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("rq", reason="the queue extra is not installed (pip install -e '.[queue]')")
     result = CliRunner().invoke(
         app, ["worker", "--queue", "redis://127.0.0.1:1/0"], env={"VIVA_DATA_DIR": str(tmp_path)}
     )

@@ -33,10 +33,10 @@ def worker(
 ) -> None:
     """Transcribe queued spoken answers (a team server's slow work, off the web workers)."""
     config = settings(ctx).with_(queue_url=queue, database_url=database)
-    if importlib.util.find_spec("rq") is None:
-        raise fail("viva worker needs the queue extra: pip install 'viva[queue]'")
     if not config.queue_url:
         raise fail("no queue given: pass --queue redis://HOST:6379/0 or set VIVA_QUEUE_URL")
+    if importlib.util.find_spec("rq") is None:
+        raise fail("viva worker needs the queue extra: pip install 'viva[queue]'")
     from viva.jobqueue.worker import run_worker
 
     typer.echo(f"viva worker: queue {config.queue_name!r} at {_safe(config.queue_url)}", err=True)
