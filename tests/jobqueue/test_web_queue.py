@@ -193,3 +193,26 @@ def test_uploads_past_the_queue_limit_get_503(engine: Engine, settings: Settings
         )
     assert refused.status_code == 503
     assert "busy transcribing other answers" in refused.text
+
+
+def test_the_json_api_waits_for_a_worker_only_so_long_then_says_where_to_poll(
+    engine: Engine, settings: Settings, clip: bytes
+) -> None:
+    import asyncio
+
+    from viva.errors import Unavailable
+    from viva.jobqueue import JobQueue
+    from viva.store import get_or_create_user, session_factory, session_scope
+
+    queue = JobQueue.from_settings(settings)
+    sessions = session_factory(engine)
+    with session_scope(sessions) as session:
+        user_id = get_or_create_user(session, f"api-{NOW.timestamp()}-{id(queue)}", NOW).id
+    job = queue.submit(sessions, user_id=user_id, question_id="demo/bound", hotwords=[], audio=clip,
+                       mime="audio/wav", keep=False, now=NOW)  # fmt: skip
+    with pytest.raises(Unavailable) as waited:
+        asyncio.run(queue.wait(sessions, user_id, job, limit_s=0.5))
+    assert waited.value.hint == f"poll GET /api/v1/transcriptions/{job}"
+    work(settings, engine, ScriptedEngine(HEARD))
+    assert asyncio.run(queue.wait(sessions, user_id, job, limit_s=0.5)).text == HEARD
+    queue.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -31,6 +32,8 @@ TASK = "viva.jobqueue.tasks.transcribe"
 KEEP_JOBS = timedelta(hours=12)
 """How long a job's row lives: as long as a signed transcript may wait to be marked."""
 INSTALL_HINT = "pip install 'viva[queue]'"
+MAX_WAIT_S = 300.0
+"""How long the JSON API holds a request open for a queued transcript."""
 
 State = Literal["queued", "running", "done", "failed"]
 
@@ -162,15 +165,28 @@ class JobQueue:
             return self.status(row)
 
     async def wait(
-        self, sessions: sessionmaker[Session], user_id: int, job_id: str, *, poll_s: float = 0.2
+        self,
+        sessions: sessionmaker[Session],
+        user_id: int,
+        job_id: str,
+        *,
+        poll_s: float = 0.2,
+        limit_s: float = MAX_WAIT_S,
     ) -> Transcript:
-        """Wait for a job's transcript without blocking the event loop (the JSON API's path)."""
+        """Wait for a job's transcript without blocking the event loop (the JSON API's path);
+        past ``limit_s`` say where to poll instead of holding the request open for ever."""
+        deadline = time.monotonic() + limit_s
         while True:
             status = await asyncio.to_thread(self.status_for, sessions, user_id, job_id)
             if status.state == "done":
                 return await asyncio.to_thread(self.transcript, sessions, user_id, job_id)
             if status.state == "failed":
                 raise _failure(status.error)
+            if time.monotonic() > deadline:
+                raise Unavailable(
+                    "the transcription is still waiting for a worker",
+                    hint=f"poll GET /api/v1/transcriptions/{job_id}",
+                )
             await asyncio.sleep(poll_s)
 
     def transcript(self, sessions: sessionmaker[Session], user_id: int, job_id: str) -> Transcript:

@@ -239,7 +239,8 @@ def api_router(settings: Settings) -> APIRouter:
                 404: "no such question",
                 413: "recording over the size or length limit",
                 422: "empty, silent, damaged or unsupported recording",
-                503: "speech is not installed, or too many uploads are waiting",
+                503: "speech is not installed, too many uploads are waiting, or (on a team server) "
+                "the queue is not answering or no worker took the job within 5 minutes",
             }
         ),
     )
