@@ -62,5 +62,9 @@ def fresh_queue() -> Iterator[tuple[str, str]]:
                     client.delete(key)
             for key in client.scan_iter(match=f"*{name}*", count=500):
                 client.delete(key)
+            for registry in (b"rq:queues", b"rq:workers"):  # RQ's indexes name our queue and workers
+                stale = [m for m in client.smembers(registry) if name.encode() in m]
+                if stale:
+                    client.srem(registry, *stale)
         finally:
             client.close()
