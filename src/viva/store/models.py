@@ -237,3 +237,29 @@ class PointMemory(Base):
     times_missed: Mapped[int] = mapped_column(Integer)
     last_covered_at: Mapped[datetime | None]
     last_missed_at: Mapped[datetime | None]
+
+
+class TranscriptionJob(Base):
+    """A recording waiting for, or transcribed by, a ``viva worker`` (team servers only).
+
+    The audio travels from the web worker to the queue worker through this row, never a
+    local disk, so web and queue workers may run on different machines. The job queue
+    (Redis) holds only the row's id; the row holds what the candidate sees at the end:
+    the transcript, or the reason there is none. ``audio`` is emptied once transcribed
+    unless the candidate asked to keep the recording.
+    """
+
+    __tablename__ = "transcription_jobs"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    question_id: Mapped[str] = mapped_column(String(200))
+    hotwords: Mapped[list[str]] = mapped_column(JSON)
+    audio: Mapped[bytes] = mapped_column(LargeBinary)
+    mime: Mapped[str] = mapped_column(String(100))
+    keep: Mapped[bool] = mapped_column(Boolean)
+    state: Mapped[str] = mapped_column(String(10))
+    transcript: Mapped[dict[str, Any] | None]
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(index=True)
+    finished_at: Mapped[datetime | None]
