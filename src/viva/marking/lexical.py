@@ -24,6 +24,7 @@ from viva.marking import guards, scoring
 from viva.marking.misconceptions import Detection, detect
 from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult, Target, mark_claims, match, target
 from viva.marking.reference import is_reference_only
+from viva.marking.relations import opposed, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse
 
@@ -120,6 +121,10 @@ class LexicalBackend:
         """The parts a score is made of, for backends that build on this one."""
         analysis = analyse(answer)
         results = [mark_claims(list(claims), analysis) for claims in point_claims(question)]
+        for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
+            against = opposed(claims[0], subject, analysis)
+            if against:
+                results[i] = PointResult(0.0, against, True)
         found = detect(question, analysis) if question.misconceptions else []
         return analysis, results, found
 
@@ -131,6 +136,13 @@ class LexicalBackend:
         else:
             base = scoring.authored_score(question, results)
         return build_marking(question, answer, analysis, results, found, base, self.name, self.version)
+
+
+def carrying(analysis: Analysis, spans: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """The spans that hold a word carrying meaning: "take", "the" or a single letter, matched
+    on their own, are no evidence to show a candidate."""
+    strong = [t for t in analysis.content_terms() if t.weight >= 1.0]
+    return [(s, e) for s, e in spans if any(s <= t.start < e for t in strong)]
 
 
 def build_marking(
@@ -162,7 +174,7 @@ def build_marking(
             core=p.core,
             status=r.status,
             credit=round(r.credit, 4),
-            evidence=[Span(start=s, end=e) for s, e in r.evidence],
+            evidence=[Span(start=s, end=e) for s, e in carrying(analysis, r.evidence)],
         )
         for p, r in zip(question.points, results, strict=True)
     ]
