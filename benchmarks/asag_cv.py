@@ -1,6 +1,7 @@
 """Leave-questions-out cross-validation of the reference-mode score on a labelled ASAG set.
 
     .venv/bin/python benchmarks/asag_cv.py [mohler-dev.jsonl] [--backend default|semantic]
+    .venv/bin/python benchmarks/asag_cv.py --backend llm --base-url URL [--model NAME] [--limit N]
 
 The file defaults to /work/shared/data/asag/mohler-dev.jsonl. For each question in turn,
 the reference-mode linear model (the coefficients in ``viva.marking.scoring``, and
@@ -9,6 +10,10 @@ the reference-mode linear model (the coefficients in ``viva.marking.scoring``, a
 is refitted on all *other* questions and used to mark this one; the printed Pearson r pools
 those held-out predictions, which is what a new question in the bank meets. It also prints
 the shipped marker's own (in-sample) Pearson and the coefficients fitted on everything.
+
+Any other ``--backend`` (e.g. the llm backend, which has nothing to refit) prints instead
+that marker's Pearson r against the human marks on the first ``--limit`` answers, beside
+the lexical marker's on the same answers.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import json
 import sys
 from pathlib import Path
 
+from bench_markers import add_marker_options, fallbacks, marker_from  # a sibling: run as files
 from viva.marking import scoring
 from viva.marking.evaluate import pearson, read_jsonl
 from viva.marking.lexical import LexicalBackend, reference_features
@@ -102,14 +108,37 @@ def _similarities(backend: str, rows: list[dict[str, str]]) -> tuple[list[float]
     return recall, shipped, list(module.REFERENCE_BLEND.values())
 
 
+def marker_pearson(args: argparse.Namespace, rows: list[dict[str, object]]) -> None:
+    """Pearson r of one marker's scores (no refitting) against the human marks."""
+    marker = marker_from(args)
+    lexical = LexicalBackend()
+    markings, baseline = [], []
+    for row in rows:
+        q = question_from_reference(str(row["question"]), str(row["reference"]), str(row["question_id"]))
+        markings.append(marker.mark(q, str(row["answer"])))
+        baseline.append(lexical.mark(q, str(row["answer"])).score)
+    ys = [float(str(r["score"])) for r in rows]
+    report = {
+        "backend": marker.name,
+        "backend_version": marker.version,
+        "n": len(rows),
+        "fallbacks": fallbacks(markings),
+        "pearson": round(pearson([m.score for m in markings], ys) or 0, 4),
+        "lexical_pearson_same_rows": round(pearson(baseline, ys) or 0, 4),
+    }
+    print(json.dumps(report))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument(
-        "--backend", choices=["default", "semantic"], help="also cross-validate this backend's blend"
-    )
+    add_marker_options(parser, default=None)
+    parser.add_argument("--limit", type=int, help="with another --backend: mark only the first N answers")
     args = parser.parse_args()
     rows = read_jsonl(args.path)
+    if args.backend not in (None, "default", "semantic"):
+        marker_pearson(args, rows[: args.limit])
+        return
     lexical = LexicalBackend()
     feats: list[list[float]] = []
     shipped: list[float] = []

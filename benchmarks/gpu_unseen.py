@@ -1,6 +1,10 @@
-"""Verdict accuracy on held-out GPU answers the marker was never tuned on.
+"""Verdict accuracy on held-out answers the marker was never tuned on.
 
     .venv/bin/python benchmarks/gpu_unseen.py [benchmarks/data/gpu-unseen-answers.jsonl] [--backend NAME]
+        [--base-url URL --model NAME]   # for --backend llm; see benchmarks/bench_markers.py
+
+The path defaults to the GPU-topic set; pass ``benchmarks/data/unseen-answers.jsonl`` for the
+set covering every other topic, written blind to the rubrics.
 
 Each line: ``question_id``, ``kind`` (correct, spoken, partial, wrong, off-topic, ...),
 ``expected`` (strong | partial | weak) and ``answer``. Prints the share of verdicts that
@@ -16,8 +20,9 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
+from bench_markers import add_marker_options, fallbacks, marker_from  # a sibling: run as files
 from viva.bank import load_bank
-from viva.marking import mark
+from viva.marking import Marking
 from viva.marking.evaluate import read_jsonl
 
 RANK = {"strong": 2, "partial": 1, "weak": 0}
@@ -28,18 +33,22 @@ def main() -> None:
     parser.add_argument(
         "path", nargs="?", type=Path, default=Path("benchmarks/data/gpu-unseen-answers.jsonl")
     )
-    parser.add_argument("--backend", default="default")
+    add_marker_options(parser)
+    parser.add_argument("--limit", type=int, help="mark only the first N answers (a slow LLM)")
     parser.add_argument("--content", type=Path, default=Path("content"))
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
     bank, _ = load_bank(args.content)
-    rows = read_jsonl(args.path)
+    rows = read_jsonl(args.path)[: args.limit]
+    marker = marker_from(args)
+    markings: list[Marking] = []
     right = 0
     by_kind: dict[str, list[int]] = defaultdict(list)
     by_question: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     misses = []
     for row in rows:
-        marking = mark(bank.question(row["question_id"]), row["answer"], args.backend)
+        marking = marker.mark(bank.question(row["question_id"]), row["answer"])
+        markings.append(marking)
         ok = marking.verdict == row["expected"]
         right += ok
         by_kind[row["kind"]].append(ok)
@@ -62,8 +71,10 @@ def main() -> None:
     print(
         json.dumps(
             {
-                "backend": args.backend,
+                "backend": marker.name,
+                "backend_version": marker.version,
                 "n": len(rows),
+                "fallbacks": fallbacks(markings),
                 "accuracy": round(right / len(rows), 4) if rows else None,
                 "by_kind": {k: round(sum(v) / len(v), 3) for k, v in sorted(by_kind.items())},
                 "questions": len(ordered),

@@ -1,12 +1,14 @@
 """Marking time per answer, and wall time of a 1,200-answer evaluation.
 
-    .venv/bin/python benchmarks/marking_speed.py [--backend default|semantic]
+    .venv/bin/python benchmarks/marking_speed.py [--backend default|semantic|llm] [--limit N]
+        [--base-url URL --model NAME]   # for --backend llm; see benchmarks/bench_markers.py
 
 Marks every model and sample answer in content/ (authored mode) and the Mohler dev
 answers (reference mode), one at a time, after one warm-up pass over each question so
 that per-question preparation (cached once per question in the app) is not counted.
 Prints the median and 95th percentile in milliseconds, then times marking 1,200
-answers end to end as `viva eval asag` does (cold caches included).
+answers end to end as `viva eval asag` does (cold caches included); with ``--limit`` (an
+LLM takes seconds per answer) only the first N answers, with no warm-up and no 1,200 run.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import statistics
 import time
 from pathlib import Path
 
+from bench_markers import add_marker_options, fallbacks, marker_from  # a sibling: run as files
 from viva.bank import load_bank
-from viva.marking import get_backend, question_from_reference
+from viva.marking import Marking, question_from_reference
 from viva.marking.evaluate import evaluate, read_jsonl
 
 MOHLER = Path("/work/shared/data/asag/mohler-dev.jsonl")
@@ -26,39 +29,43 @@ MOHLER = Path("/work/shared/data/asag/mohler-dev.jsonl")
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", default="default")
+    add_marker_options(parser)
+    parser.add_argument("--limit", type=int, help="time only the first N answers, without warm-up")
     parser.add_argument("--content", type=Path, default=Path("content"))
     args = parser.parse_args()
-    backend = get_backend(args.backend)
+    backend = marker_from(args)
     bank, _ = load_bank(args.content)
     jobs = [(q, a) for q in bank.questions() for a in (q.answer, *(s.answer for s in q.samples))]
     rows = read_jsonl(MOHLER)
     jobs += [
         (question_from_reference(r["question"], r["reference"], r["question_id"]), r["answer"]) for r in rows
     ]
-    for question, answer in jobs:  # warm-up: per-question preparation is cached in the app too
-        backend.mark(question, answer + " warm")
+    if args.limit is None:
+        for question, answer in jobs:  # warm-up: per-question preparation is cached in the app too
+            backend.mark(question, answer + " warm")
+    else:
+        jobs = jobs[: args.limit]
     times = []
+    markings: list[Marking] = []
     for question, answer in jobs:
         started = time.perf_counter()
-        backend.mark(question, answer)
+        markings.append(backend.mark(question, answer))
         times.append(1000 * (time.perf_counter() - started))
     times.sort()
-    eval_rows = (rows * 2)[:1200]
-    started = time.perf_counter()
-    evaluate(eval_rows, args.backend)
-    wall = time.perf_counter() - started
-    print(
-        json.dumps(
-            {
-                "backend": backend.name,
-                "answers": len(times),
-                "median_ms": round(statistics.median(times), 3),
-                "p95_ms": round(times[int(0.95 * len(times))], 3),
-                "eval_1200_wall_s": round(wall, 2),
-            }
-        )
-    )
+    report = {
+        "backend": backend.name,
+        "backend_version": backend.version,
+        "answers": len(times),
+        "fallbacks": fallbacks(markings),
+        "median_ms": round(statistics.median(times), 3),
+        "p95_ms": round(times[int(0.95 * len(times))], 3),
+    }
+    if args.limit is None:
+        eval_rows = (rows * 2)[:1200]
+        started = time.perf_counter()
+        evaluate(eval_rows, args.backend)
+        report["eval_1200_wall_s"] = round(time.perf_counter() - started, 2)
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":

@@ -101,3 +101,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         return
     counts = ", ".join(f"{n} {outcome}" for outcome, n in sorted(_postgres_outcomes.items()))
     terminalreporter.write_line(f"PostgreSQL tests: {counts}")
+
+
+# -- in CI nothing may skip: a suite the README promises that did not run is a failure ----
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()  # type: ignore[attr-defined]
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"CI=true, and every suite must run here, but this test skipped: {reason}"

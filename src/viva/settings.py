@@ -44,7 +44,9 @@ class Settings:
     marking_backend: str = _setting(
         "default",
         "Marker backend: default (the lexical rules plus MiniLM token alignment), lexical (the rules "
-        "alone) or semantic (the rules plus sentence similarity).",
+        "alone), semantic (the rules plus sentence similarity), llm, auto (the LLM when one is "
+        "configured and answers, else default), or one a package registers under the "
+        "`viva.markers` entry-point group.",
         "VIVA_MARKING_BACKEND",
     )
     semantic_model: str = _setting(
@@ -59,6 +61,23 @@ class Settings:
         "Let a marking model that is neither packaged nor local be downloaded once from its hub; "
         "off, a missing model fails at once with the command that installs it.",
         "VIVA_ALLOW_DOWNLOADS",
+    )
+    llm_base_url: str = _setting(
+        "",
+        "OpenAI-compatible API of the llm backend, e.g. http://127.0.0.1:8080/v1 (llama.cpp server, "
+        "Ollama, vLLM or a hosted endpoint); empty means no LLM and nothing contacted.",
+        "VIVA_LLM_BASE_URL",
+    )
+    llm_model: str = _setting(
+        "", "Model the llm backend asks for; empty means the first one the server lists.", "VIVA_LLM_MODEL"
+    )
+    llm_api_key: str = _setting(
+        "", "Bearer token for the LLM server, if it needs one.", "VIVA_LLM_API_KEY", "(empty)"
+    )
+    llm_timeout: float = _setting(
+        30.0,
+        "Seconds the llm backend waits for one marking before it falls back to the local marker.",
+        "VIVA_LLM_TIMEOUT",
     )
     whisper_model: str = _setting(
         "auto",
@@ -84,6 +103,31 @@ class Settings:
         8,
         "Uploads one web worker lets wait for transcription; past that they get HTTP 503.",
         "VIVA_TRANSCRIPTION_QUEUE",
+    )
+    queue_url: str = _setting(
+        "",
+        "Redis URL of the transcription job queue (`viva serve --queue`); empty means transcribe "
+        "inside the web process. With a queue, `viva worker` processes do the transcribing.",
+        "VIVA_QUEUE_URL",
+    )
+    queue_name: str = _setting(
+        "viva", "Name of the job queue in Redis, so deployments can share one Redis.", "VIVA_QUEUE_NAME"
+    )
+    queue_retries: int = _setting(
+        2,
+        "Times a queued transcription is tried again after its worker died or crashed, before "
+        "the candidate is told it failed.",
+        "VIVA_QUEUE_RETRIES",
+    )
+    queue_lease_seconds: int = _setting(
+        30,
+        "How long a worker's claim on a job lasts unrenewed, in seconds (it renews every third of "
+        "this): a killed worker's job is retried after about this long; readyz wants a worker seen "
+        "within twice this.",
+        "VIVA_QUEUE_LEASE_SECONDS",
+    )
+    queue_max_waiting: int = _setting(
+        200, "Jobs the queue holds before new uploads get HTTP 503.", "VIVA_QUEUE_MAX_WAITING"
     )
     user: str = _setting(
         "me", "Candidate name used by the CLI and by the web app in single-user mode.", "VIVA_USER"
@@ -113,6 +157,9 @@ class Settings:
     )
     login_window_minutes: int = _setting(
         15, "The login rate limit's window, in minutes.", "VIVA_LOGIN_WINDOW_MINUTES"
+    )
+    signups_per_hour: int = _setting(
+        10, "New accounts one client address may create per hour (HTTP 429 after).", "VIVA_SIGNUPS_PER_HOUR"
     )
 
     def __post_init__(self) -> None:

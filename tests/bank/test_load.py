@@ -147,3 +147,56 @@ def test_one_topic_folder_resolves_links_to_its_siblings(tmp_path: Path) -> None
     assert [t.id for t in bank.topics] == ["other"]
     assert [e.message for e in errors] == ["related section 'demo/absent' does not exist"]
     assert errors[0].line == 4
+
+
+PROBED = QUESTIONS.replace(
+    "      - id: reads-weights\n        text: Every step reads all the weights.\n",
+    "      - id: reads-weights\n        text: Every step reads all the weights.\n"
+    "        probe:\n"
+    "          id: why-all-weights\n"
+    "          prompt: Why must every step read all the weights?\n"
+    "          answer: Each token passes through every layer, so each layer's weights are read again.\n"
+    "          points:\n"
+    "            - id: every-layer\n"
+    "              text: Each new token passes through every layer.\n"
+    "            - id: not-cached\n"
+    "              text: The weights do not fit in on-chip memory, so they come from HBM each step.\n",
+).replace(
+    "        correction: It does about one multiply-add per weight byte read.\n",
+    "        correction: It does about one multiply-add per weight byte read.\n"
+    "        probe:\n"
+    "          id: flops-per-token\n"
+    "          prompt: How long do a 7B model's FLOPs for one token take on an H100?\n"
+    "          answer: About 14 GFLOP, roughly 14 microseconds, far less than reading 14 GB.\n"
+    "          points:\n"
+    "            - id: gflop\n"
+    "              text: About 2 FLOPs per parameter, 14 GFLOP.\n"
+    "            - id: microseconds\n"
+    "              text: About 14 microseconds, against 4 ms to read the weights.\n",
+)
+
+
+def test_probes_hang_on_their_point_and_misconception(tmp_path: Path) -> None:
+    bank, errors = load_bank(write_bank(tmp_path / "c", {"01-basics.yaml": PROBED}))
+    assert errors == []
+    question = bank.question("demo/bound")
+    point_probe = bank.question("demo/why-all-weights")
+    claim_probe = bank.question("demo/flops-per-token")
+    assert question.points[1].probe == point_probe and question.points[0].probe is None
+    assert question.misconceptions[0].probe == claim_probe
+    assert (point_probe.probe_of, claim_probe.probe_of) == ("reads-weights", "compute")
+    assert point_probe.parent_id == claim_probe.parent_id == "demo/bound"
+    assert question.probes == (point_probe, claim_probe)
+    assert [q.id for q in bank.questions()] == ["bound", "batching", "why-all-weights", "flops-per-token"]
+
+
+def test_a_broken_probe_names_its_line(tmp_path: Path) -> None:
+    text = PROBED.replace("              text: Each new token passes through every layer.\n", "")
+    errors = _errors(tmp_path, {"01-basics.yaml": text})
+    assert any("01-basics.yaml:19:" in e and "probe.points.0.text" in e for e in errors), errors
+
+
+def test_a_probe_id_must_be_unique_in_its_topic(tmp_path: Path) -> None:
+    text = PROBED.replace("id: why-all-weights", "id: batching")
+    errors = _errors(tmp_path, {"01-basics.yaml": text})
+    assert any("duplicate question id 'batching'" in e for e in errors), errors

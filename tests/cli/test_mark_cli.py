@@ -93,3 +93,29 @@ def test_eval_asag_prints_the_metrics(tmp_path: Path) -> None:
     assert {"n", "pearson", "spearman", "rmse", "auc", "ms_per_answer", "backend"} <= metrics.keys()
     assert metrics["n"] == 4 and metrics["auc"] is None
     assert metrics["pearson"] > 0.5  # the marker orders these four the way the gold does
+
+
+def test_a_fallback_marking_says_so_in_both_formats(bank_dir: Path, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    env = {
+        "VIVA_MARKING_BACKEND": "llm",
+        "VIVA_LLM_BASE_URL": f"http://127.0.0.1:{closed}/v1",
+        "VIVA_DATA_DIR": str(tmp_path),
+    }
+    args = ["--content", str(bank_dir), "mark", "demo/bound", "--answer", RIGHT]
+    human = runner.invoke(app, args, env=env)
+    assert human.exit_code == 0 and "fallback: the LLM request failed (ConnectError" in human.stdout
+    as_json = json.loads(runner.invoke(app, [*args, "--format", "json"], env=env).stdout)
+    assert as_json["backend"] == "lexical" and "ConnectError" in as_json["fallback_reason"]
+
+
+def test_the_llm_backend_without_a_server_fails_in_one_line_with_the_fix(bank_dir: Path) -> None:
+    env = {"VIVA_MARKING_BACKEND": "llm", "VIVA_LLM_BASE_URL": ""}
+    args = ["--content", str(bank_dir), "mark", "demo/bound", "--answer", RIGHT]
+    result = runner.invoke(app, args, env=env)
+    assert result.exit_code == 1
+    assert "VIVA_LLM_BASE_URL" in result.stderr and "Traceback" not in result.stderr

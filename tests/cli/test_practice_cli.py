@@ -61,7 +61,7 @@ def spawn(env: dict[str, str]) -> Iterator[Spawn]:
     children: list[pexpect.spawn] = []
 
     def start(*args: str) -> pexpect.spawn:
-        child = pexpect.spawn(VIVA, list(args), env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+        child = pexpect.spawn(VIVA, list(args), env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
         children.append(child)
         return child
 

@@ -97,7 +97,7 @@ def test_the_start_line_says_where_the_data_lives(env: dict[str, str], tmp_path:
     ],
 )
 def test_the_data_location_never_shows_a_password(url: str, shown: str) -> None:
-    from viva.cli.serve import data_location
+    from viva.store.db import data_location
 
     assert data_location(url) == shown
     assert "s3cret" not in data_location(url)

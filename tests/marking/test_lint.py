@@ -22,3 +22,48 @@ def test_a_wrong_sample_verdict_fails_with_a_reason(decode_question: Question) -
     bad = replace(decode_question, samples=(SampleAnswer("It is compute-bound.", "strong"),))
     failure = next(r for r in lint_bank(_bank(bad)) if not r.passed)
     assert "expected strong, got weak" in failure.describe()
+
+
+def test_one_word_accepts_are_listed_and_phrases_are_not(decode_question: Question) -> None:
+    from dataclasses import replace
+
+    from viva.marking.lint import one_word_accepts
+
+    point = replace(decode_question.points[0], accept=("memory-bound", "limited by bandwidth"))
+    question = replace(decode_question, points=(point, *decode_question.points[1:]))
+    notes = one_word_accepts(_bank(question))
+    assert [n.message for n in notes if n.message.startswith(f"point {point.id!r}")] == [
+        f"point {point.id!r} accepts 'memory-bound'"
+    ]
+
+
+def test_missing_sample_kinds_are_named_for_top_level_questions_only(decode_question: Question) -> None:
+    from dataclasses import replace
+
+    from viva.bank.model import SampleAnswer
+    from viva.marking.lint import missing_sample_kinds
+
+    kinds = ("paraphrase", "contrast", "partial")
+    samples = tuple(SampleAnswer("x", "strong", kind=k) for k in kinds)
+    follow_up = replace(decode_question, id="later", parent_id="gpus/" + decode_question.id, samples=())
+    question = replace(decode_question, samples=samples, follow_ups=(follow_up,))
+    [note] = missing_sample_kinds(_bank(question))
+    assert note.question_id == question.full_id
+    assert note.message == "no fluent-wrong sample"
+    complete = replace(question, samples=(*samples, SampleAnswer("y", "weak", kind="fluent-wrong")))
+    assert missing_sample_kinds(_bank(complete)) == []
+
+
+def test_a_question_without_tags_misconception_or_weak_sample_is_named(decode_question: Question) -> None:
+    from dataclasses import replace
+
+    from viva.marking.lint import incomplete_questions
+
+    assert incomplete_questions(_bank(replace(decode_question, tags=("gpu",)))) == []
+    bare = replace(decode_question, tags=(), misconceptions=(), samples=())
+    [note] = incomplete_questions(_bank(bare))
+    assert note.message == "no tags; no misconception; no weak sample"
+    crowded = replace(decode_question, tags=("gpu",), points=decode_question.points * 3)
+    assert (
+        incomplete_questions(_bank(crowded))[0].message == "9 points counting the marked-up ones (at most 6)"
+    )

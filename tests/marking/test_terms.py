@@ -1,3 +1,5 @@
+import pytest
+
 from viva.marking.terms import analyse
 
 
@@ -24,6 +26,13 @@ def test_negation_reaches_the_next_words_but_not_the_next_clause() -> None:
         ("memori bound", True),
         ("comput bound", False),
     ]
+
+
+@pytest.mark.parametrize("joint", ["but", "because", "so", "whereas", "although"])
+def test_a_clause_word_ends_a_negation_without_a_comma(joint: str) -> None:
+    """Saying "not compute bound but memory bound" denies compute-bound only."""
+    terms = analyse(f"decode is not compute bound {joint} memory bound").content_terms()
+    assert [(t.stem, t.negated) for t in terms][1:] == [("comput bound", True), ("memori bound", False)]
 
 
 def test_contractions_and_rather_than_negate() -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tests.practice.conftest import NOW
@@ -52,7 +56,7 @@ def test_round_trip_is_lossless(practice: Practice, bank: Bank, user: User, db: 
 def test_import_is_idempotent(practice: Practice, bank: Bank, user: User) -> None:
     _history(practice, bank, user)
     exported = practice.export_history(user)
-    report = practice.import_history(exported)
+    report = practice.import_history(exported, as_user="ada")
     assert report.users == ["ada"] and report.attempts_added == 0 and report.attempts_skipped == 3
     assert len(practice.attempts(user)) == 3
 
@@ -74,3 +78,76 @@ def test_bad_files_are_refused_with_a_clear_message(practice: Practice) -> None:
         practice.import_history(
             {"format": "viva-history", "version": 1, "users": [{"name": "x", "created_at": NOW.isoformat()}]}
         )
+
+
+def test_export_writes_what_the_database_holds(practice: Practice, bank: Bank, user: User) -> None:
+    """Compared with a record written by hand, not with another export."""
+    _history(practice, bank, user)
+    [first, *_] = practice.export_history(user)["users"][0]["attempts"]
+    assert {k: first[k] for k in ("question_id", "answer_text", "duration_ms", "transcript")} == {
+        "question_id": "study/cache",
+        "answer_text": "first",
+        "duration_ms": 1000,
+        "transcript": {"text": "first"},
+    }
+    assert (first["verdict"], first["override"]) == ("weak", "right")
+    assert datetime.fromisoformat(first["overridden_at"]) == NOW + timedelta(seconds=5)
+
+
+def _broken(exported: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    data = copy.deepcopy(exported)
+    change(data["users"][0])
+    return data
+
+
+def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
+    def change(user: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        target: Any = user
+        for part in parents:
+            target = target[int(part)] if part.isdigit() else target[part]
+        target[last] = value
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_set("review_states.0.card", {}), r"review_states\.0\.card\.card_id"),
+        (_set("attempts.0.score", 7), r"attempts\.0\.score"),
+        (_set("attempts.0.score", float("inf")), r"attempts\.0\.score"),
+        (_set("attempts.0.score", float("nan")), r"attempts\.0\.score"),
+        (_set("attempts.0.verdict", "pwned"), r"attempts\.0\.verdict"),
+        (_set("attempts.1.backend", "b" * 101), r"attempts\.1\.backend"),
+        (_set("attempts.0.answer_text", "nul\x00here"), r"attempts\.0\.answer_text: text with a NUL"),
+        (_set("review_states.0.card.stability", -1.0), r"review_states\.0\.card\.stability"),
+        (
+            _set("attempts.2.question_id", "later/gone"),
+            r"1 question\(s\) this bank does not have: later/gone",
+        ),
+    ],
+)
+def test_a_bad_record_refuses_the_whole_file_and_writes_nothing(
+    practice: Practice,
+    bank: Bank,
+    user: User,
+    db: Session,
+    change: Callable[[dict[str, Any]], None],
+    message: str,
+) -> None:
+    _history(practice, bank, user)
+    data = _broken(practice.export_history(user), change)
+    with pytest.raises(InvalidInput, match=message):
+        practice.import_history(data, as_user="fresh")
+    assert db.scalar(select(func.count()).select_from(User).where(User.name == "fresh")) == 0
+
+
+def test_a_file_naming_an_existing_candidate_needs_an_explicit_user(
+    practice: Practice, bank: Bank, user: User
+) -> None:
+    _history(practice, bank, user)
+    exported = practice.export_history(user)
+    with pytest.raises(InvalidInput, match="'ada' already exists") as refused:
+        practice.import_history(exported)
+    assert "--user ada" in (refused.value.hint or "")

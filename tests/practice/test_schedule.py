@@ -86,3 +86,25 @@ def test_retrievability_fades() -> None:
     soon = schedule.retrievability(card, NOW + timedelta(days=1))
     later = schedule.retrievability(card, NOW + timedelta(days=60))
     assert 0 < later < soon <= 1
+
+
+def test_schedules_are_exact_so_a_replay_gives_the_same_card() -> None:
+    """No fuzz: intervals of several days would otherwise move by a random day or two."""
+    card = schedule.new_card(NOW)
+    exact = {
+        Rating.Again: timedelta(minutes=10),
+        Rating.Hard: timedelta(minutes=15),
+        Rating.Good: timedelta(days=2),
+        Rating.Easy: timedelta(days=8),
+    }
+    assert {r: schedule.due_at(schedule.review(card, r, NOW)) - NOW for r in exact} == exact
+    good = schedule.review(card, Rating.Good, NOW)
+    then = schedule.due_at(good)
+    assert schedule.due_at(schedule.review(good, Rating.Good, then)) - then == timedelta(days=11)
+
+
+def test_a_missed_point_is_never_easy_however_high_the_score(cache: Question) -> None:
+    one_missed = marking_for(cache, ["stores-keys-values"])
+    high = one_missed.model_copy(update={"score": 0.95, "verdict": "strong"})
+    assert high.missed and rating_for(high) == Rating.Good
+    assert rating_for(strong(cache).model_copy(update={"score": 0.95})) == Rating.Easy

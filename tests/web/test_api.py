@@ -53,6 +53,11 @@ def test_per_user_routes_need_a_token_or_session(client: TestClient) -> None:
         response = client.get(path)
         assert response.status_code == 401, path
         assert response.json()["status"] == 401
+    body = {"question_id": "demo/bound", "answer": ANSWER}
+    for path in ["/api/v1/attempts", "/api/v1/attempts/1/override"]:
+        response = client.post(path, json=body if path.endswith("attempts") else {"verdict": "right"})
+        assert response.status_code == 401, path  # not 403 "form expired": nobody is signed in
+        assert "Bearer" in response.json()["error"]
 
 
 def test_practise_through_the_api_with_the_session_and_csrf_header(client: TestClient) -> None:
@@ -84,3 +89,19 @@ def test_openapi_document_is_served_under_the_api_prefix(client: TestClient) -> 
     spec = client.get("/api/v1/openapi.json").json()
     assert "/api/v1/mark" in spec["paths"] and "/api/v1/attempts/{attempt_id}/override" in spec["paths"]
     assert not any(path.startswith("/practice") for path in spec["paths"])
+
+
+def test_a_wrong_method_names_every_method_the_path_serves(client: TestClient) -> None:
+    for method in ("OPTIONS", "PUT", "DELETE"):
+        response = client.request(method, "/api/v1/attempts")
+        assert response.status_code == 405, method
+        assert response.headers["allow"] == "GET, POST"
+    assert client.request("PUT", "/api/v1/mark").headers["allow"] == "POST"
+
+
+def test_an_empty_answer_is_refused_by_the_documented_schema(client: TestClient) -> None:
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["MarkRequest"]
+    assert schema["properties"]["answer"]["minLength"] == 1
+    for answer in ("", "   "):
+        response = client.post("/api/v1/mark", json={"question_id": "demo/bound", "answer": answer})
+        assert response.status_code == 422, repr(answer)

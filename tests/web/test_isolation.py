@@ -73,3 +73,15 @@ def test_a_revoked_or_made_up_token_is_refused(app: FastAPI) -> None:
         for bad in (token, "viva_made_up"):
             response = c.get("/api/v1/me", headers={"Authorization": f"Bearer {bad}"})
             assert response.status_code == 401 and response.headers["www-authenticate"] == "Bearer"
+
+
+def test_nobody_can_revoke_another_users_token(app: FastAPI) -> None:
+    with new_client(app) as alice, new_client(app) as bob:
+        sign_up(alice)
+        sign_up(bob)
+        token = _token(alice)
+        found = re.search(r"/account/tokens/(\d+)/delete", alice.get("/account").text)
+        assert found
+        bob.post(f"/account/tokens/{found.group(1)}/delete", data={"csrf_token": csrf_from(bob, "/account")})
+        assert alice.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        assert f"/account/tokens/{found.group(1)}/delete" in alice.get("/account").text

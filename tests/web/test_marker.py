@@ -58,3 +58,26 @@ def test_an_unknown_backend_fails_at_start_up_not_per_request(
 ) -> None:
     with pytest.raises(NotFound, match="no marking backend"):
         create_app(make_settings(bank_dir, tmp_path, marking_backend="nope"), engine=engine)
+
+
+def test_a_marking_the_llm_could_not_make_says_so_on_the_page(
+    engine: Engine, bank_dir: Path, tmp_path: Path
+) -> None:
+    """The llm backend with no server answering: the local marker marks, and the page and
+    the stored attempt say why."""
+    pytest.importorskip("httpx")
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    url = f"http://127.0.0.1:{closed}/v1"
+    settings = make_settings(bank_dir, tmp_path, marking_backend="llm", llm_base_url=url, llm_timeout=2.0)
+    app = create_app(settings, engine=engine, clock=lambda: NOW)
+    with new_client(app) as client:
+        sign_up(client)
+        attempt_id = answer(client, "bound", "Decode is memory-bound.")
+        page = client.get(f"/attempts/{attempt_id}")
+        stored = client.get(f"/api/v1/attempts/{attempt_id}").json()["marking"]
+    assert "Marked by the local marker" in page.text and "ConnectError" in page.text
+    assert stored["backend"] == "lexical" and "ConnectError" in stored["fallback_reason"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from tests.web.conftest import sign_up
+
 
 def test_home_lists_every_topic_with_a_test_yourself_link(client: TestClient) -> None:
     page = client.get("/")
@@ -38,11 +40,15 @@ def test_lesson_page_renders_markdown_and_links_back_to_its_questions(client: Te
 
 
 def test_unknown_ids_give_a_404_page_not_a_500(client: TestClient) -> None:
-    for path in ["/topics/nope", "/topics/demo/nope", "/no/such/page", "/practice/demo/nope"]:
+    for path in ["/topics/nope", "/topics/demo/nope", "/no/such/page"]:
         response = client.get(path)
-        assert response.status_code in (404, 303), path  # practice pages first ask to log in
-        if response.status_code == 404:
-            assert "Not found" in response.text and "<html" in response.text
+        assert response.status_code == 404, path
+        assert "Not found" in response.text and "<html" in response.text
+    # a practice page first asks who is practising, then says the question does not exist
+    assert client.get("/practice/demo/nope").status_code == 303
+    sign_up(client)
+    missing = client.get("/practice/demo/nope")
+    assert missing.status_code == 404 and "Not found" in missing.text
 
 
 def test_an_htmx_swap_gets_a_fragment_and_a_boosted_link_the_whole_page(client: TestClient) -> None:

@@ -42,6 +42,15 @@ def test_misconceptions_come_with_corrections_and_missed_points_with_the_lesson(
     assert '<mark class="wrong"' in page
     assert "Correction: It does about one multiply-add per weight byte read." in page
     assert "✗" in page and 'href="/topics/demo/basics"' in page
+    # the headline score says why it is what it is, in the words the terminal uses too
+    assert "0 of 2 core points made." in page and "1 wrong claim(s) stated" in page
+
+
+def test_a_keyword_list_shows_why_it_is_capped(signed_in: TestClient) -> None:
+    page = signed_in.get(
+        f"/attempts/{answer(signed_in, 'bound', 'memory-bound weights decode arithmetic')}"
+    ).text
+    assert "Capped at 30%: a list of the right words" in page
 
 
 def test_answer_the_follow_up_then_override_then_next(signed_in: TestClient) -> None:

@@ -29,6 +29,8 @@ from viva.bank.model import (
 from viva.bank.schema import (
     FollowUpRef,
     LessonFrontMatter,
+    MisconceptionSpec,
+    PointSpec,
     QuestionSpec,
     SectionFileSpec,
     TopicSpec,
@@ -88,9 +90,9 @@ def _message(loc: tuple[int | str, ...], err: Any) -> str:
 
 
 _ALLOWED = {
-    "points": "id, text, weight, accept",
-    "misconceptions": "id, text, correction, accept",
-    "marked_up": "id, text, weight, accept",
+    "points": "id, text, weight, accept, probe",
+    "misconceptions": "id, text, correction, accept, probe",
+    "marked_up": "id, text, weight, accept, probe",
     "samples": "verdict, kind, answer",
 }
 
@@ -100,7 +102,7 @@ def _hint(model: type[BaseModel], loc: tuple[int | str, ...], err: Any) -> str:
         parent = next((str(p) for p in reversed(loc[:-1]) if isinstance(p, str)), "")
         if parent in _ALLOWED:
             return f"allowed keys: {_ALLOWED[parent]}"
-        if parent in {"questions", "follow_ups"}:
+        if parent in {"questions", "follow_ups", "probe"}:
             return "allowed keys: " + ", ".join(QuestionSpec.model_fields)
         return "allowed keys: " + ", ".join(model.model_fields)
     if err["type"] == "string_pattern_mismatch":
@@ -299,9 +301,20 @@ class _Where:
 
 
 def _question(
-    spec: QuestionSpec, topic_id: str, section_id: str, parent: str | None, where: _Where
+    spec: QuestionSpec,
+    topic_id: str,
+    section_id: str,
+    parent: str | None,
+    where: _Where,
+    probe_of: str | None = None,
 ) -> Question:
     full_id = f"{topic_id}/{spec.id}"
+
+    def probe(owner: PointSpec | MisconceptionSpec, *loc: str | int) -> Question | None:
+        if owner.probe is None:
+            return None
+        return _question(owner.probe, topic_id, section_id, full_id, where.child(*loc, "probe"), owner.id)
+
     nested: list[Question] = []
     refs: list[str] = []
     for i, follow in enumerate(spec.follow_ups):
@@ -318,10 +331,17 @@ def _question(
         prompt=spec.prompt.strip(),
         answer=spec.answer.strip(),
         full_answer=spec.full_answer.strip() if spec.full_answer else "",
-        points=tuple(MarkingPoint(p.id, p.text, p.weight, tuple(p.accept)) for p in spec.points)
-        + tuple(MarkingPoint(p.id, p.text, p.weight, tuple(p.accept), core=False) for p in spec.marked_up),
+        points=tuple(
+            MarkingPoint(p.id, p.text, p.weight, tuple(p.accept), probe=probe(p, "points", i))
+            for i, p in enumerate(spec.points)
+        )
+        + tuple(
+            MarkingPoint(p.id, p.text, p.weight, tuple(p.accept), core=False, probe=probe(p, "marked_up", i))
+            for i, p in enumerate(spec.marked_up)
+        ),
         misconceptions=tuple(
-            Misconception(m.id, m.text, m.correction, tuple(m.accept)) for m in spec.misconceptions
+            Misconception(m.id, m.text, m.correction, tuple(m.accept), probe=probe(m, "misconceptions", i))
+            for i, m in enumerate(spec.misconceptions)
         ),
         follow_ups=tuple(nested),
         follow_up_refs=tuple(refs),
@@ -333,6 +353,7 @@ def _question(
         difficulty=spec.difficulty,
         parent_id=parent,
         source=where.source(),
+        probe_of=probe_of,
     )
 
 

@@ -40,6 +40,7 @@ class MarkingPoint:
     weight: float = 1.0
     accept: tuple[str, ...] = ()
     core: bool = True
+    probe: Question | None = None  # what an interviewer asks when this point is missed
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class Misconception:
     text: str
     correction: str
     accept: tuple[str, ...] = ()
+    probe: Question | None = None  # what an interviewer asks when this claim is made
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,7 @@ class Question:
     parent_id: str | None = None
     source: Source | None = field(default=None, compare=False)
     full_answer: str = ""
+    probe_of: str | None = None  # for a probe: the id of the point or misconception it presses on
 
     @property
     def full_id(self) -> str:
@@ -96,15 +99,24 @@ class Question:
         return tuple(p for p in self.points if not p.core)
 
     @property
+    def probes(self) -> tuple[Question, ...]:
+        """The probes authored on this question's points, then on its misconceptions."""
+        on_points = (p.probe for p in self.points)
+        on_claims = (m.probe for m in self.misconceptions)
+        return tuple(q for q in (*on_points, *on_claims) if q is not None)
+
+    @property
     def longest_answer(self) -> str:
         """The full answer when there is one, else the answer that works."""
         return self.full_answer or self.answer
 
     def walk(self) -> Iterator[Question]:
-        """This question, then its nested follow-ups depth first."""
+        """This question, then its nested follow-ups depth first, then its probes."""
         yield self
         for follow_up in self.follow_ups:
             yield from follow_up.walk()
+        for probe in self.probes:
+            yield from probe.walk()
 
 
 @dataclass(frozen=True, slots=True)

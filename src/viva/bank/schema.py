@@ -34,6 +34,7 @@ class PointSpec(_Strict):
     text: Text
     weight: float = Field(default=1.0, gt=0, le=5)
     accept: list[Text] = []
+    probe: QuestionSpec | None = None
 
 
 class MisconceptionSpec(_Strict):
@@ -41,6 +42,7 @@ class MisconceptionSpec(_Strict):
     text: Text
     correction: Text
     accept: list[Text] = []
+    probe: QuestionSpec | None = None
 
 
 SampleKind = Literal["paraphrase", "contrast", "partial", "fluent-wrong"]
@@ -106,6 +108,11 @@ class QuestionSpec(_Strict):
     @classmethod
     def _lower_tags(cls, value: object) -> object:
         return [t.lower() if isinstance(t, str) else t for t in value] if isinstance(value, list) else value
+
+
+# a probe is a question nested in a point or misconception, so both refer forward to it
+PointSpec.model_rebuild()
+MisconceptionSpec.model_rebuild()
 
 
 class SectionFileSpec(_Strict):

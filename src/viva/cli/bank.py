@@ -56,9 +56,19 @@ def lint(
     path: Annotated[Path | None, typer.Argument(help="Content folder or one topic folder.")] = None,
     backend: Annotated[str, typer.Option("--backend", help="Marker backend.")] = "default",
     weakest: Annotated[int, typer.Option(help="How many of the weakest passes to list.")] = 5,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Also fail when a question lacks a sample of each kind.")
+    ] = False,
+    one_word: Annotated[bool, typer.Option("--one-word", help="List one-word accepted phrasings.")] = False,
 ) -> None:
     """Mark every model and sample answer against its own points; exit 1 on any mismatch."""
-    from viva.marking.lint import lint_bank, weakest_passes
+    from viva.marking.lint import (
+        incomplete_questions,
+        lint_bank,
+        missing_sample_kinds,
+        one_word_accepts,
+        weakest_passes,
+    )
 
     check_backend(backend)
     bank, errors = load_bank(path or settings(ctx).content_dir)
@@ -74,5 +84,26 @@ def lint(
             err.print(f"  {check.marking.score:.2f}  {check.question_id}", markup=False)
     summary = f"{len(results)} answer(s) marked, {len(failures)} not as their authors expect"
     err.print(("[red]" if failures else "[green]") + summary + "[/]")
-    if failures:
+    singles = one_word_accepts(bank)
+    if one_word:
+        for note in singles:
+            out.print(note.describe(), markup=False)
+    err.print(
+        f"{len(singles)} one-word accepted phrasing(s)" + ("" if one_word else " (--one-word lists them)")
+    )
+    unkinded = missing_sample_kinds(bank)
+    if strict:
+        for note in unkinded:
+            out.print(note.describe(), markup=False)
+    err.print(
+        ("[red]" if strict and unkinded else "")
+        + f"{len(unkinded)} question(s) without a paraphrase, contrast, partial and fluent-wrong sample"
+        + ("[/]" if strict and unkinded else "")
+    )
+    incomplete = incomplete_questions(bank)
+    for note in incomplete:
+        out.print(note.describe(), markup=False)
+    if incomplete:
+        err.print(f"[red]{len(incomplete)} question(s) missing tags, a misconception or a weak sample[/]")
+    if failures or incomplete or (strict and unkinded):
         raise typer.Exit(1)

@@ -28,6 +28,7 @@ from viva.cli.speech import print_delivery, spoken_json, transcribe_for_cli
 from viva.errors import InvalidInput
 from viva.marking import Marking, question_from_reference
 from viva.marking.evaluate import evaluate, read_jsonl
+from viva.marking.explain import point_tags, score_reasons
 
 eval_app = typer.Typer(help="Measure the marker against labelled data.", no_args_is_help=True)
 
@@ -64,14 +65,17 @@ def show_marking(marking: Marking) -> None:
         quotes = "; ".join(f"“{marking.answer[s.start : s.end]}”" for s in point.evidence)
         tail = f"  {quotes}" if quotes and point.status != "missed" else ""
         line = Text.from_markup(f"{_SYMBOL[point.status]} ").append_text(authored(point.text))
+        line.append(point_tags(point), style="dim")
         if tail:
             line.append(tail, style="dim")  # the candidate's words: never read as markup
         out.print(line)
     for found in marking.misconceptions:
         out.print(Text.from_markup("[red]✗ misconception:[/] ").append_text(authored(found.text)))
         out.print(Text.from_markup("  [bold]→[/] ").append_text(authored(found.correction)))
-    if marking.flags:
-        out.print(f"[dim]flags: {', '.join(marking.flags)}[/]")
+    for reason in score_reasons(marking):
+        out.print(Text(f"  {reason}", style="dim"))
+    if marking.fallback_reason:
+        out.print(Text(f"fallback: {marking.fallback_reason}", style="yellow"))
     colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
     out.print(
         f"[bold]score {marking.score:.2f}[/] — [{colour}]{marking.verdict}[/]  "

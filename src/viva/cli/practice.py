@@ -23,6 +23,7 @@ from rich.markdown import Markdown
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from viva.bank import Bank, Question
@@ -40,6 +41,7 @@ from viva.cli.common import (
 )
 from viva.errors import InvalidInput
 from viva.marking import Marker
+from viva.marking.explain import point_tags, score_reasons
 from viva.marking.result import Marking
 from viva.practice import NEW_PER_SITTING, Practice, Scope, get_or_create_user
 from viva.practice.lessons import lesson_for
@@ -111,7 +113,8 @@ def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
         symbol, style = STATUS[point.status]
         line = Text(f"  {symbol} ", style=style)
         line.append_text(authored(point.text))
-        if point.evidence:
+        line.append(point_tags(point), style="dim")
+        if point.evidence and point.status != "missed":
             line.append("  " + _quote(marking, point.evidence), style="italic cyan")
         out.print(line)
     for wrong in marking.misconceptions:
@@ -119,8 +122,10 @@ def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
         if wrong.evidence:
             out.print(Text(f"    you said {_quote(marking, wrong.evidence)}", style="italic"))
         out.print(Text("    → ").append_text(authored(wrong.correction)))
-    for flag in marking.flags:
-        out.print(Text(f"  note: {flag}", style="dim"))
+    for reason in score_reasons(marking):
+        out.print(Text(f"  {reason}", style="dim"))
+    if marking.fallback_reason:
+        out.print(Text(f"  fallback: {marking.fallback_reason}", style="yellow"))
     out.print(Text("Model answer", style="bold"))
     out.print(Markdown(question.answer))
     _show_marked_up(question, marking)
@@ -388,8 +393,12 @@ def import_(
     except json.JSONDecodeError as exc:
         raise fail(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
     bank = bank_for(ctx)
-    with _store(ctx) as factory, session_scope(factory) as session:
-        report = Practice(session, bank).import_history(data, as_user=user)
+    try:
+        with _store(ctx) as factory, session_scope(factory) as session:
+            report = Practice(session, bank).import_history(data, as_user=user)
+    except SQLAlchemyError as exc:  # rolled back: nothing of the file was written
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise fail(f"{path}: the database refused the import, nothing was written: {reason}") from None
     err.print(
         f"imported {report.attempts_added} attempt(s) and {report.review_states} review state(s) "
         f"for {', '.join(report.users)}; {report.attempts_skipped} already present"

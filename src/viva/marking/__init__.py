@@ -1,8 +1,9 @@
 """Marking an answer against a question's points: ``mark(question, answer) -> Marking``.
 
-The two names other packages code against are :func:`mark` and
-:func:`question_from_reference`; backends are chosen by name (``default``, ``lexical`` or
-``semantic``) and built once.
+The names other packages code against are :func:`mark`, :func:`build_marker` and
+:func:`question_from_reference`; backends are chosen by name (``default``, ``lexical``,
+``semantic``, ``llm``, ``auto``, or one registered under the ``viva.markers`` entry-point
+group) and built once.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from viva.bank.model import Question
 from viva.marking import scoring
 from viva.marking.embedding import Embedder, Encoded, load_embedder
-from viva.marking.lexical import LexicalBackend, _prompt_keys, build_marking, reference_features
+from viva.marking.lexical import LexicalBackend, build_marking, prompt_keys, reference_features
 from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge
 from viva.marking.reference import is_reference_only
 from viva.marking.result import Marking
@@ -123,12 +123,12 @@ class AlignedBackend:
     def alignments(self, question: Question, answer: str) -> list[tuple[float, Spans]]:
         """Per point: its alignment recall and evidence spans (:func:`point_alignment`)."""
         encoded = self._embed([answer])[0]
-        prompt = _prompt_keys(question.prompt)
+        prompt = prompt_keys(question.prompt)
         return [point_alignment(self._cached(p.text), encoded, answer, prompt) for p in question.points]
 
     def reference_recall(self, question: Question, answer: Encoded) -> float:
         """How much of the reference answer the answer says (reference mode)."""
-        return alignment_recall(self._cached(question.answer), [answer], _prompt_keys(question.prompt))
+        return alignment_recall(self._cached(question.answer), [answer], prompt_keys(question.prompt))
 
     def mark(self, question: Question, answer: str) -> Marking:
         analysis, results, found = self._lexical.assess(question, answer)
@@ -137,7 +137,7 @@ class AlignedBackend:
                 update={"backend": self.name, "backend_version": self.version}
             )
         encoded = self._embed([answer])[0]
-        prompt = _prompt_keys(question.prompt)
+        prompt = prompt_keys(question.prompt)
         if is_reference_only(question):
             lexical_mark = reference_features(
                 question, analysis, scoring.coverage(question, results)

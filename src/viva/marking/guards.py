@@ -70,6 +70,11 @@ def instruction(text: str) -> bool:
     return _INSTRUCTION.search(text) is not None
 
 
+def instruction_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` addresses the marker; a backend must not take these words as evidence."""
+    return [m.span() for m in _INSTRUCTION.finditer(text)]
+
+
 def check(answer: Analysis, known: frozenset[str], coverage_signal: float) -> list[Guard]:
     """Every guard the answer trips; ``known`` is the keys of the question's own vocabulary."""
     guards: list[Guard] = []

@@ -9,6 +9,12 @@ Marking is a pipeline of small steps, each in its own module:
 3. detect authored misconceptions (:mod:`~viva.marking.misconceptions`),
 4. combine into a score (:mod:`~viva.marking.scoring`), then apply the guards
    (:mod:`~viva.marking.guards`) that cap answers which are not answers.
+
+Other backends build on this one through its public API (``__all__``): :func:`prompt_keys`
+(the question's own words, which earn little), :func:`point_claims`,
+:meth:`LexicalBackend.assess` (the analysis, per-point results with their contradictions,
+and the misconceptions asserted), :func:`reference_features`, and :func:`build_marking`,
+which applies the misconception, contradiction and guard vetoes to any backend's credits.
 """
 
 from __future__ import annotations
@@ -20,23 +26,37 @@ from viva.marking import guards, scoring
 from viva.marking.misconceptions import Detection, detect
 from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult, Target, mark_claims, match, target
 from viva.marking.reference import is_reference_only
+from viva.marking.relations import opposed, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse
 
 VERSION = "1.0"
 
+__all__ = [
+    "LexicalBackend",
+    "build_marking",
+    "point_claims",
+    "prompt_keys",
+    "question_id_of",
+    "reference_features",
+]
+
 
 @functools.lru_cache(maxsize=2048)
-def _prompt_keys(prompt: str) -> frozenset[str]:
+def prompt_keys(prompt: str) -> frozenset[str]:
+    """The concept keys of the question's own content words: restating the question is not
+    evidence, so matching and similarity weigh these words down."""
     keys: set[str] = set()
     for term in analyse(prompt).content_terms():
         keys |= term.keys
     return frozenset(keys)
 
 
+
+
 @functools.lru_cache(maxsize=2048)
 def _known_keys(question: Question) -> frozenset[str]:
-    keys: set[str] = set(_prompt_keys(question.prompt))
+    keys: set[str] = set(prompt_keys(question.prompt))
     texts = [
         question.answer,
         question.full_answer,
@@ -53,7 +73,7 @@ def _known_keys(question: Question) -> frozenset[str]:
 @functools.lru_cache(maxsize=2048)
 def point_claims(question: Question) -> tuple[tuple[Target, ...], ...]:
     """For each point: its text, then each accepted phrasing, as claims."""
-    demote = _prompt_keys(question.prompt)
+    demote = prompt_keys(question.prompt)
     return tuple(
         (target(p.text, demote), *(target(a, demote, accept=True) for a in p.accept)) for p in question.points
     )
@@ -69,7 +89,7 @@ def _reference_keys(reference: str) -> frozenset[str]:
 
 def reference_features(question: Question, answer: Analysis, coverage: float) -> scoring.ReferenceFeatures:
     """What the reference-mode score is made of (see :mod:`viva.marking.scoring`)."""
-    prompt = _prompt_keys(question.prompt)
+    prompt = prompt_keys(question.prompt)
     whole = match(target(question.answer, prompt), answer)
     reference = _reference_keys(question.answer)
     content = answer.content_terms()
@@ -102,6 +122,10 @@ class LexicalBackend:
         """The parts a score is made of, for backends that build on this one."""
         analysis = analyse(answer)
         results = [mark_claims(list(claims), analysis) for claims in point_claims(question)]
+        for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
+            against = opposed(claims[0], subject, analysis)
+            if against:
+                results[i] = PointResult(0.0, against, True)
         found = detect(question, analysis) if question.misconceptions else []
         return analysis, results, found
 
@@ -113,6 +137,13 @@ class LexicalBackend:
         else:
             base = scoring.authored_score(question, results)
         return build_marking(question, answer, analysis, results, found, base, self.name, self.version)
+
+
+def carrying(analysis: Analysis, spans: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """The spans that hold a word carrying meaning: "take", "the" or a single letter, matched
+    on their own, are no evidence to show a candidate."""
+    strong = [t for t in analysis.content_terms() if t.weight >= 1.0]
+    return [(s, e) for s, e in spans if any(s <= t.start < e for t in strong)]
 
 
 def build_marking(
@@ -144,7 +175,7 @@ def build_marking(
             core=p.core,
             status=r.status,
             credit=round(r.credit, 4),
-            evidence=[Span(start=s, end=e) for s, e in r.evidence],
+            evidence=[Span(start=s, end=e) for s, e in carrying(analysis, r.evidence)],
         )
         for p, r in zip(question.points, results, strict=True)
     ]

@@ -265,6 +265,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "unstable": ("unstable", "instability", "diverge", "blow up", "explode", "nan"),
     "correct": ("correct", "true", "accurate"),
     "incorrect": ("incorrect", "wrong", "false", "inaccurate"),
+    "overfitting": ("overfitting", "overfit", "overfits", "overfitted", "over fitting", "over fit"),
+    "underfitting": ("underfitting", "underfit", "underfits", "underfitted", "under fitting", "under fit"),
+    "biased": ("biased", "has a bias"),
+    "unbiased": ("unbiased", "no bias"),
 }
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
@@ -276,6 +280,8 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("same", "different"),
     ("stable", "unstable"),
     ("correct", "incorrect"),
+    ("overfitting", "underfitting"),
+    ("biased", "unbiased"),
 )
 
 # Concepts about direction or relation: their phrases ("at the same time") do not also
@@ -296,6 +302,10 @@ RELATIONAL = frozenset(
         "unstable",
         "correct",
         "incorrect",
+        "overfitting",
+        "underfitting",
+        "biased",
+        "unbiased",
     }
 )
 

@@ -99,3 +99,81 @@ def weakest_passes(results: list[LintCheck], count: int = 5) -> list[LintCheck]:
     """Passing model answers closest to falling below strong: the ones to watch."""
     passing = [r for r in results if r.passed and r.kind == "model answer"]
     return sorted(passing, key=lambda r: r.marking.score)[:count]
+
+
+SAMPLE_KINDS = ("paraphrase", "contrast", "partial", "fluent-wrong")
+
+
+@dataclass(frozen=True, slots=True)
+class RubricNote:
+    """Something about a rubric (not a marking) an author should look at."""
+
+    question_id: str
+    where: str
+    message: str
+
+    def describe(self) -> str:
+        return f"{self.where}: {self.question_id}: {self.message}"
+
+
+def one_word_accepts(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
+    """Accepted phrasings of a single word: each credits a point wherever that word is said,
+    whatever the answer claims about it, so each should be a term only a correct answer uses."""
+    wanted = set(topics)
+    notes: list[RubricNote] = []
+    for question in bank.questions():
+        if wanted and question.topic_id not in wanted:
+            continue
+        for point in question.points:
+            for phrase in point.accept:
+                if len(phrase.split()) == 1:
+                    notes.append(
+                        RubricNote(
+                            question.full_id, _where(question), f"point {point.id!r} accepts {phrase!r}"
+                        )
+                    )
+    return notes
+
+
+def missing_sample_kinds(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
+    """Top-level questions without a sample of each kind (paraphrase, contrast, partial,
+    fluent-wrong): without them lint cannot show the marker tells right from wrong there."""
+    wanted = set(topics)
+    notes: list[RubricNote] = []
+    for question in bank.questions():
+        if question.parent_id is not None or (wanted and question.topic_id not in wanted):
+            continue
+        have = {s.kind for s in question.samples}
+        missing = [k for k in SAMPLE_KINDS if k not in have]
+        if missing:
+            notes.append(
+                RubricNote(question.full_id, _where(question), "no " + ", ".join(missing) + " sample")
+            )
+    return notes
+
+
+MAX_POINTS = 6
+
+
+def incomplete_questions(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
+    """Questions (probes and follow-ups too) that a marker cannot be checked on: no tags, no
+    misconception, no weak sample, or more than six points counting the marked-up ones."""
+    wanted = set(topics)
+    notes: list[RubricNote] = []
+    for question in bank.questions():
+        if wanted and question.topic_id not in wanted:
+            continue
+        problems = []
+        if not question.tags:
+            problems.append("no tags")
+        if not question.misconceptions:
+            problems.append("no misconception")
+        if not any(s.verdict == "weak" for s in question.samples):
+            problems.append("no weak sample")
+        if len(question.points) > MAX_POINTS:
+            problems.append(
+                f"{len(question.points)} points counting the marked-up ones (at most {MAX_POINTS})"
+            )
+        if problems:
+            notes.append(RubricNote(question.full_id, _where(question), "; ".join(problems)))
+    return notes

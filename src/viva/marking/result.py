@@ -72,6 +72,11 @@ class Marking(BaseModel):
     )
     backend: str
     backend_version: str
+    fallback_reason: str | None = Field(
+        default=None,
+        description="set when the configured backend failed (e.g. the LLM timed out) and the "
+        "local marker marked this answer instead; says why",
+    )
 
     @property
     def missed(self) -> list[PointMark]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from viva.bank.model import Question
 from viva.marking import scoring
 from viva.marking.embedding import Embedder, Encoded, load_embedder
-from viva.marking.lexical import LexicalBackend, _prompt_keys, build_marking, reference_features
+from viva.marking.lexical import LexicalBackend, build_marking, prompt_keys, reference_features
 from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult
 from viva.marking.reference import is_reference_only
 from viva.marking.result import Marking
@@ -139,7 +139,7 @@ class SemanticBackend:
                     for e, span in zip(encoded, pieces, strict=True)
                 )
             )
-        recall = alignment_recall(self._cached(question.answer), encoded, _prompt_keys(question.prompt))
+        recall = alignment_recall(self._cached(question.answer), encoded, prompt_keys(question.prompt))
         return best, recall
 
     def mark(self, question: Question, answer: str) -> Marking:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from viva.errors import InvalidInput, NotFound
-from viva.store.models import User
+from viva.store.models import Attempt, Interview, PointMemory, Recording, ReviewState, User
 
 MAX_NAME = 100
 
@@ -39,3 +39,15 @@ def get_or_create_user(session: Session, name: str, now: datetime | None = None)
         session.add(user)
         session.flush()
     return user
+
+
+def delete_history(session: Session, user_id: int) -> int:
+    """Remove every attempt (and its recordings), review state, point memory and interview of
+    ``user_id``; keep the account. Returns how many attempts there were."""
+    count = session.scalar(select(func.count()).select_from(Attempt).where(Attempt.user_id == user_id)) or 0
+    session.execute(delete(Recording).where(Recording.user_id == user_id))
+    session.execute(delete(Attempt).where(Attempt.user_id == user_id))
+    session.execute(delete(ReviewState).where(ReviewState.user_id == user_id))
+    session.execute(delete(PointMemory).where(PointMemory.user_id == user_id))
+    session.execute(delete(Interview).where(Interview.user_id == user_id))
+    return count

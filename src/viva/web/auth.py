@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from viva.errors import InvalidInput
@@ -51,17 +52,43 @@ def check_new_account(name: str, password: str) -> dict[str, str]:
     return problems
 
 
-def sign_up(session: Session, name: str, password: str, now: datetime) -> User:
-    """Create an account; InvalidInput if the name is taken or the form is invalid."""
+SIGNUP_WINDOW = timedelta(hours=1)
+
+
+def sign_up(
+    session: Session,
+    name: str,
+    password: str,
+    now: datetime,
+    address: str = "unknown",
+    per_hour: int = Settings().signups_per_hour,
+) -> User:
+    """Create an account; InvalidInput if the name is taken or the form is invalid.
+
+    Two sign-ups racing for one name both pass the look-up; the unique index decides, and
+    the loser gets the same "taken" answer (the insert is in a savepoint, so the rest of
+    the request's transaction survives it).
+    """
     problems = check_new_account(name, password)
     if problems:
         raise InvalidInput(" ".join(problems.values()))
-    existing = get_user(session, name)
-    if existing is not None:
-        raise InvalidInput(f"the name {name!r} is taken", hint="choose another or log in")
+    key = f"signup:{address[:100]}"
+    logins.lock_login_keys(session, [key])
+    if logins.count_login_failures(session, [key], now - SIGNUP_WINDOW).get(key, 0) >= per_hour:
+        raise TooManyLogins(
+            "too many new accounts from this address; try again later",
+            retry_after=int(SIGNUP_WINDOW.total_seconds()),
+        )
+    taken = InvalidInput(f"the name {name!r} is taken", hint="choose another or log in")
+    if get_user(session, name) is not None:
+        raise taken
     user = User(name=name, password_hash=_hasher.hash(password), created_at=now)
-    session.add(user)
-    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(user)
+    except IntegrityError:
+        raise taken from None
+    logins.add_login_failure(session, key, now)  # counted as an event of this address, not a failure
     return user
 
 
@@ -95,6 +122,23 @@ def log_in(
     for key in keys:
         logins.add_login_failure(session, key, now)
     return None
+
+
+def change_password(
+    session: Session, settings: Settings, user: User, current: str, new: str, address: str, now: datetime
+) -> None:
+    """Replace ``user``'s password; InvalidInput when ``current`` is wrong or ``new`` too weak.
+
+    The current password is checked as a login is, rate limit included, so a stolen session
+    cannot be used to guess it.
+    """
+    if log_in(session, settings, user.name, current, address, now) is None:
+        raise InvalidInput("the current password is not right")
+    problems = check_new_account(user.name, new)
+    if "password" in problems:
+        raise InvalidInput("new password: " + problems["password"].lower().rstrip("."))
+    user.password_hash = _hasher.hash(new)
+    session.flush()
 
 
 def _verify(stored: str | None, password: str) -> bool:

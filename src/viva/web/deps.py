@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Annotated
 
 import anyio
@@ -24,7 +25,7 @@ import anyio.to_thread
 from fastapi import Depends, Path, Request
 from sqlalchemy.orm import Session
 
-from viva.store import logins
+from viva.store import logins, web_sessions
 from viva.store.db import WRITES, session_scope
 from viva.store.models import User
 from viva.store.users import get_or_create_user
@@ -125,23 +126,41 @@ def _token_is_known(request: Request, token: str) -> bool:
 
 
 def _session_user(request: Request, session: Session, state: AppState) -> User | None:
-    user_id = request.session.get("uid")
-    if isinstance(user_id, int):
-        user = session.get(User, user_id)
+    secret = request.session.get("sid")
+    if isinstance(secret, str):
+        user = web_sessions.session_user(session, secret, state.clock(), session_lifetime(state))
         if user is not None:
             return user
-        request.session.pop("uid", None)
+    for key in ("uid", "name", "sid"):
+        request.session.pop(key, None)  # ended on the server (logout elsewhere, password change)
     if state.settings.single_user:
+        # the local candidate needs no server session: there is nobody to log out
         user = get_or_create_user(session, state.settings.user, state.clock())
-        remember(request, user)
+        request.session["uid"], request.session["name"] = user.id, user.name
         return user
     return None
 
 
-def remember(request: Request, user: User) -> None:
-    """Keep the signed-in user in the session cookie (the name too, for pages that need no database)."""
-    request.session["uid"] = user.id
-    request.session["name"] = user.name
+def session_lifetime(state: AppState) -> timedelta:
+    return timedelta(days=state.settings.session_days)
+
+
+def remember(request: Request, session: Session, state: AppState, user: User) -> None:
+    """Sign ``user`` in: a fresh server session, and its secret in a fresh cookie.
+
+    Clearing the cookie first gives a new CSRF token too, so a planted cookie is worthless.
+    """
+    request.session.clear()
+    secret = web_sessions.open_session(session, user.id, state.clock(), session_lifetime(state))
+    request.session.update({"uid": user.id, "name": user.name, "sid": secret})
+
+
+def forget(request: Request, session: Session) -> None:
+    """End this browser's session on the server and in the cookie."""
+    secret = request.session.get("sid")
+    if isinstance(secret, str):
+        web_sessions.end_session(session, secret)
+    request.session.clear()
 
 
 MaybeUser = Annotated[User | None, Depends(current_user)]
@@ -194,6 +213,10 @@ async def verify_csrf(request: Request) -> None:
         if await anyio.to_thread.run_sync(_token_is_known, request, token):
             return
         raise _unknown_token()
+    signed_in = isinstance(request.session.get("sid"), str) or app_state(request).settings.single_user
+    if request.url.path.startswith("/api/") and not signed_in:
+        # nobody is signed in by cookie either: the API's answer is "who are you?", not "bad form"
+        raise NotSignedIn("send an API token: Authorization: Bearer <token>")
     expected = request.session.get("csrf")
     sent = request.headers.get(CSRF_HEADER)
     if sent is None and request.headers.get("content-type", "").startswith(

@@ -114,7 +114,10 @@ class TopicOut(_Out):
 
 class MarkRequest(BaseModel):
     question_id: str = Field(max_length=300, description="topic-id/question-id")
-    answer: str = Field(description="the candidate's answer as text; over the size limit → 413")
+    answer: str = Field(
+        min_length=1,
+        description="the candidate's answer as text; empty or only spaces → 422, over the size limit → 413",
+    )
 
 
 class AttemptRequest(MarkRequest):

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from viva.bank import Question
 from viva.errors import InvalidInput
+from viva.marking.explain import score_reasons, weight_label
 from viva.practice import NEW_PER_SITTING, Practice, Scope
 from viva.speech import Delivery
 from viva.store.models import User
@@ -197,6 +198,8 @@ def _attempt_context(
         "scope": scope,
         "symbol": SYMBOL,
         "label": LABEL,
+        "reasons": score_reasons(marking),
+        "weight_label": weight_label,
         "max_chars": state.settings.max_answer_chars,
         "nav": "practice",
     }

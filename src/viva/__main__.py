@@ -1,0 +1,5 @@
+"""``python -m viva``: the same CLI as the ``viva`` command."""
+
+from viva.cli import app
+
+app()
