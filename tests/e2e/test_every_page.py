@@ -187,14 +187,17 @@ def test_a_lesson_has_one_title_and_uses_the_width(browser: Any, server: str, si
         page.context.close()
 
 
-def test_the_follow_up_card_is_as_wide_as_the_marking(browser: Any, server: str, site: dict[str, Any]) -> None:
+def test_the_follow_up_card_is_as_wide_as_the_marking(
+    browser: Any, server: str, site: dict[str, Any]
+) -> None:
     page = _open(browser, server, site, "attempt", DESKTOP)
     try:
         marking = _box(page, "section.marking")
         for card in ("section.follow-up-ask", "section.self-check"):
             if page.locator(card).count():
                 box = _box(page, card)
-                assert abs(box["width"] - marking["width"]) < 1, f"{card}: {box['width']} vs {marking['width']}"
+                widths = f"{card}: {box['width']} vs {marking['width']}"
+                assert abs(box["width"] - marking["width"]) < 1, widths
                 assert abs(box["x"] - marking["x"]) < 1, card
     finally:
         page.context.close()
@@ -226,7 +229,8 @@ def test_the_shortcuts_dialog_has_a_close_button_and_esc_closes_it(
         page.keyboard.press("?")
         dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
         dialog.wait_for(state="visible")
-        assert page.evaluate("() => getComputedStyle(document.querySelector('#shortcuts dl')).display") == "grid"
+        layout = page.evaluate("() => getComputedStyle(document.querySelector('#shortcuts dl')).display")
+        assert layout == "grid", "the shortcuts are laid out as a table of keys, not bare text"
         dialog.get_by_role("button", name="Close").click()
         dialog.wait_for(state="hidden")
         page.keyboard.press("?")
@@ -259,5 +263,24 @@ def test_the_footer_api_link_opens_readable_docs(browser: Any, server: str, site
         page.wait_for_selector("main h1")
         assert page.locator("main h1").inner_text() == "The Viva API"
         assert page.locator(".endpoints code.path", has_text="/api/v1/topics").count() >= 1
+    finally:
+        page.context.close()
+
+
+def test_the_topic_page_asks_for_an_answer_before_showing_one(
+    browser: Any, server: str, site: dict[str, Any]
+) -> None:
+    page = _open(browser, server, site, "topic", DESKTOP)
+    try:
+        assert "in the order you would learn them" in page.locator(".framing").inner_text()
+        card = page.locator("article.question").first
+        test_yourself = card.get_by_role("link", name="Test yourself").first
+        answer = card.locator("details.answer").first
+        assert test_yourself.is_visible()
+        assert not answer.locator(".prose").is_visible(), "the answer is folded until asked for"
+        assert test_yourself.bounding_box()["y"] < answer.bounding_box()["y"], "Test yourself comes first"
+        answer.locator("summary").click()
+        answer.locator(".prose").wait_for(state="visible")
+        assert card.locator(".push h5").first.inner_text() == "Then they push further"
     finally:
         page.context.close()

@@ -46,11 +46,10 @@ def _heading_ids(tokens: list[Token]) -> list[tuple[int, str]]:
     return found
 
 
-def drop_title(lesson: str) -> str:
-    """``lesson`` without a leading ``# Title`` line: the page already shows the section's
-    title as its one ``<h1>``, and a second one confuses screen readers and the eye."""
-    first, _, rest = lesson.lstrip().partition("\n")
-    return rest if first.startswith("# ") else lesson
+def opens_with_title(lesson: str) -> bool:
+    """Whether ``lesson`` starts with its own ``# Title``: then that heading (with its anchor)
+    is the page's one ``<h1>``, and the page adds none of its own."""
+    return lesson.lstrip().startswith("# ")
 
 
 def _scroll_wide(html: str) -> str:
