@@ -284,3 +284,21 @@ def test_the_topic_page_asks_for_an_answer_before_showing_one(
         assert card.locator(".push h5").first.inner_text() == "Then they push further"
     finally:
         page.context.close()
+
+
+def test_boosted_navigation_leaves_the_console_clean(browser: Any, server: str, site: dict[str, Any]) -> None:
+    """htmx swaps whole pages on a click; nothing it does may trip the CSP (inline styles)."""
+    page = _open(browser, server, site, "home", DESKTOP)
+    try:
+        nav = page.locator("header.site nav[aria-label='Main']")
+        for name, path in (("Progress", "/progress"), ("Topics", "/"), ("Test yourself", "/practice/")):
+            nav.get_by_role("link", name=name).click()
+            page.wait_for_url(lambda url, path=path: url.removeprefix(server).startswith(path))
+            page.wait_for_load_state("networkidle")
+        page.locator("footer.site").get_by_role("link", name="API").click()
+        page.wait_for_url(server + "/api/docs")
+        page.go_back()
+        page.wait_for_load_state("networkidle")
+        assert not page.problems, page.problems
+    finally:
+        page.context.close()
