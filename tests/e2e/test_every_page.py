@@ -210,6 +210,12 @@ def test_the_mastery_chart_fills_its_panel_and_stays_legible_on_a_phone(
     try:
         panel, chart = _box(page, "section[aria-labelledby=mastery-h]"), _box(page, "svg.plot.wide")
         assert chart["width"] > 0.9 * panel["width"], f"the chart uses {chart['width']} of {panel['width']}"
+        clipped = page.evaluate(
+            "() => { const svg = document.querySelector('svg.plot.wide').getBoundingClientRect();"
+            " return [...document.querySelectorAll('svg.plot.wide text.label')]"
+            ".filter(t => t.getBoundingClientRect().left < svg.left).map(t => t.textContent); }"
+        )
+        assert not clipped, f"labels cut off on the left: {clipped}"
     finally:
         page.context.close()
     page = _open(browser, server, site, "progress", PHONE)

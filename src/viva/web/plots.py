@@ -39,7 +39,7 @@ class Plot:
     """Horizontal reference lines (y, label), e.g. the verdict thresholds."""
 
 
-LABEL_WIDTH = 260
+LABEL_WIDTH = 300
 ROW = 22
 PLOT_WIDTH = 640
 # the mastery bars fill a whole panel: most of the width goes to the bars, not the labels
