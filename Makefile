@@ -31,8 +31,8 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 # axe-core, which the browser tests run on every page type (package.json pins it).
 AXE := node_modules/axe-core/axe.min.js
 $(AXE): package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
-	touch $@
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm is missing: the axe-core checks in the browser tests will skip (CI fails them)"; fi
 
 run: $(RUN_STAMP)
 	$(BIN)/viva serve --single-user
