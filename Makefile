@@ -25,7 +25,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 TORCH ?= torch==2.13.0
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet '$(TORCH)'
-	$(BIN)/pip install --quiet -e '.[dev,postgres,semantic-test,speech-test]' '$(TORCH)'
+	$(BIN)/pip install --quiet -e '.[dev,postgres,semantic-test,speech-test,queue]' '$(TORCH)'
 	touch $@
 
 # axe-core, which the browser tests run on every page type (package.json pins it).

@@ -1,6 +1,9 @@
-"""Verdict accuracy on held-out GPU answers the marker was never tuned on.
+"""Verdict accuracy on held-out answers the marker was never tuned on.
 
     .venv/bin/python benchmarks/gpu_unseen.py [benchmarks/data/gpu-unseen-answers.jsonl] [--backend NAME]
+
+The path defaults to the GPU-topic set; pass ``benchmarks/data/unseen-answers.jsonl`` for the
+set covering every other topic, written blind to the rubrics.
 
 Each line: ``question_id``, ``kind`` (correct, spoken, partial, wrong, off-topic, ...),
 ``expected`` (strong | partial | weak) and ``answer``. Prints the share of verdicts that

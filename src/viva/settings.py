@@ -78,6 +78,31 @@ class Settings:
         "Uploads one web worker lets wait for transcription; past that they get HTTP 503.",
         "VIVA_TRANSCRIPTION_QUEUE",
     )
+    queue_url: str = _setting(
+        "",
+        "Redis URL of the transcription job queue (`viva serve --queue`); empty means transcribe "
+        "inside the web process. With a queue, `viva worker` processes do the transcribing.",
+        "VIVA_QUEUE_URL",
+    )
+    queue_name: str = _setting(
+        "viva", "Name of the job queue in Redis, so deployments can share one Redis.", "VIVA_QUEUE_NAME"
+    )
+    queue_retries: int = _setting(
+        2,
+        "Times a queued transcription is tried again after its worker died or crashed, before "
+        "the candidate is told it failed.",
+        "VIVA_QUEUE_RETRIES",
+    )
+    queue_lease_seconds: int = _setting(
+        30,
+        "How long a worker's claim on a job lasts unrenewed, in seconds (it renews every third of "
+        "this): a killed worker's job is retried after about this long; readyz wants a worker seen "
+        "within twice this.",
+        "VIVA_QUEUE_LEASE_SECONDS",
+    )
+    queue_max_waiting: int = _setting(
+        200, "Jobs the queue holds before new uploads get HTTP 503.", "VIVA_QUEUE_MAX_WAITING"
+    )
     user: str = _setting(
         "me", "Candidate name used by the CLI and by the web app in single-user mode.", "VIVA_USER"
     )

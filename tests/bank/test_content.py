@@ -91,3 +91,28 @@ def test_a_third_of_questions_have_follow_ups(bank: Bank) -> None:
     top_level = [q for t in bank.topics for s in t.sections for q in s.questions]
     with_follow_up = [q for q in top_level if bank.follow_ups(q)]
     assert len(with_follow_up) * 3 >= len(top_level)
+
+
+# Topics written before samples had kinds; they are being converted. Nothing may join this
+# list: a topic written now has a paraphrase, contrast, partial and fluent-wrong sample on
+# every top-level question (`viva bank lint --strict` checks the same).
+NOT_YET_CONVERTED = frozenset(
+    {
+        "data-pipelines-and-input-performance",
+        "distributed-training",
+        "gpus-and-accelerators",
+        "llm-inference-and-serving",
+        "ml-system-design",
+        "numerics-and-quantization",
+        "profiling-and-performance-debugging",
+        "training-dynamics-and-optimisation",
+        "transformers-and-attention",
+    }
+)
+
+
+def test_every_new_topic_has_every_kind_of_sample(bank: Bank) -> None:
+    from viva.marking.lint import missing_sample_kinds
+
+    lacking = {note.question_id.split("/")[0] for note in missing_sample_kinds(bank)}
+    assert lacking <= NOT_YET_CONVERTED, sorted(lacking - NOT_YET_CONVERTED)

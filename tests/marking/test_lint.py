@@ -52,3 +52,18 @@ def test_missing_sample_kinds_are_named_for_top_level_questions_only(decode_ques
     assert note.message == "no fluent-wrong sample"
     complete = replace(question, samples=(*samples, SampleAnswer("y", "weak", kind="fluent-wrong")))
     assert missing_sample_kinds(_bank(complete)) == []
+
+
+def test_a_question_without_tags_misconception_or_weak_sample_is_named(decode_question: Question) -> None:
+    from dataclasses import replace
+
+    from viva.marking.lint import incomplete_questions
+
+    assert incomplete_questions(_bank(replace(decode_question, tags=("gpu",)))) == []
+    bare = replace(decode_question, tags=(), misconceptions=(), samples=())
+    [note] = incomplete_questions(_bank(bare))
+    assert note.message == "no tags; no misconception; no weak sample"
+    crowded = replace(decode_question, tags=("gpu",), points=decode_question.points * 3)
+    assert (
+        incomplete_questions(_bank(crowded))[0].message == "9 points counting the marked-up ones (at most 6)"
+    )

@@ -64,4 +64,3 @@ def test_concurrent_first_answers_all_land_and_schedule_as_a_replay(engine: Engi
     finally:
         with session_scope(engine) as session:
             session.execute(delete(User).where(User.id == user_id))
-

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from viva import __version__
-from viva.cli import bank, browse, mark, practice, serve, speech
+from viva.cli import bank, browse, interview, mark, practice, serve, speech, worker
 from viva.cli.common import Started
 from viva.settings import Settings
 
@@ -24,7 +24,9 @@ browse.register(app)
 mark.register(app)
 speech.register(app)
 practice.register(app)
+interview.register(app)
 serve.register(app)
+worker.register(app)
 
 
 def _version(value: bool) -> None:

@@ -62,7 +62,13 @@ def lint(
     one_word: Annotated[bool, typer.Option("--one-word", help="List one-word accepted phrasings.")] = False,
 ) -> None:
     """Mark every model and sample answer against its own points; exit 1 on any mismatch."""
-    from viva.marking.lint import lint_bank, missing_sample_kinds, one_word_accepts, weakest_passes
+    from viva.marking.lint import (
+        incomplete_questions,
+        lint_bank,
+        missing_sample_kinds,
+        one_word_accepts,
+        weakest_passes,
+    )
 
     check_backend(backend)
     bank, errors = load_bank(path or settings(ctx).content_dir)
@@ -94,5 +100,10 @@ def lint(
         + f"{len(unkinded)} question(s) without a paraphrase, contrast, partial and fluent-wrong sample"
         + ("[/]" if strict and unkinded else "")
     )
-    if failures or (strict and unkinded):
+    incomplete = incomplete_questions(bank)
+    for note in incomplete:
+        out.print(note.describe(), markup=False)
+    if incomplete:
+        err.print(f"[red]{len(incomplete)} question(s) missing tags, a misconception or a weak sample[/]")
+    if failures or incomplete or (strict and unkinded):
         raise typer.Exit(1)

@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.text import Text
 
 from viva.bank import Bank, load_bank
@@ -119,7 +120,8 @@ def authored(markdown: str) -> Text:
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/] {message}", soft_wrap=True)  # one line, however narrow the terminal
+    # one line, however narrow the terminal; the message is plain text ("viva[queue]" is no markup)
+    err.print(f"[red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 

@@ -9,6 +9,7 @@ worker starts, so workers never race to migrate.
 from __future__ import annotations
 
 import errno
+import importlib.util
 import ipaddress
 import os
 import socket
@@ -51,6 +52,10 @@ def serve(
         ),
     ] = False,
     workers: Annotated[int | None, typer.Option(min=1, max=64, help="Worker processes.")] = None,
+    queue: Annotated[
+        str | None,
+        typer.Option(help="Redis URL: queue transcriptions for `viva worker` instead of running them here."),
+    ] = None,
     proxy_headers: Annotated[
         str, typer.Option(help="Trust X-Forwarded-* from these addresses (comma-separated, or '*').")
     ] = "127.0.0.1",
@@ -61,13 +66,16 @@ def serve(
     from viva.store import make_engine, migrate
 
     config: Settings = settings(ctx).with_(
-        host=host, port=port, database_url=database, single_user=single_user, workers=workers
+        host=host, port=port, database_url=database, single_user=single_user, workers=workers,
+        queue_url=queue,
     )
     if config.single_user and not _loopback(config.host) and not force_single_user:
         raise fail(
             f"--single-user on {config.host} would let anyone who can reach it act as {config.user!r}; "
             "bind to 127.0.0.1, or add --force-single-user if that is what you want"
         )
+    if config.queue_url and importlib.util.find_spec("rq") is None:
+        raise fail("--queue needs the queue extra: pip install 'viva[queue]'")
     problem = _port_problem(config.host, config.port)
     if problem:
         raise fail(problem)
@@ -77,6 +85,8 @@ def serve(
     migrate(engine)
     engine.dispose()
     mode = f"single-user as {config.user!r}" if config.single_user else "accounts"
+    if config.queue_url:
+        mode += ", transcription on the job queue"
     typer.echo(f"Viva on http://{_url_host(config.host)}:{config.port} ({mode}, {config.workers} worker(s))")
     typer.echo(f"Data: {data_location(config.resolved_database_url)}")
     uvicorn.run(
@@ -129,6 +139,7 @@ def _environment(config: Settings) -> dict[str, str]:
         "VIVA_HOST": config.host,
         "VIVA_PORT": str(config.port),
         "VIVA_WORKERS": str(config.workers),
+        "VIVA_QUEUE_URL": config.queue_url,
     }
     return {k: v for k, v in values.items() if v}
 

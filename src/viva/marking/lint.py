@@ -150,3 +150,30 @@ def missing_sample_kinds(bank: Bank, topics: Iterable[str] = ()) -> list[RubricN
                 RubricNote(question.full_id, _where(question), "no " + ", ".join(missing) + " sample")
             )
     return notes
+
+
+MAX_POINTS = 6
+
+
+def incomplete_questions(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
+    """Questions (probes and follow-ups too) that a marker cannot be checked on: no tags, no
+    misconception, no weak sample, or more than six points counting the marked-up ones."""
+    wanted = set(topics)
+    notes: list[RubricNote] = []
+    for question in bank.questions():
+        if wanted and question.topic_id not in wanted:
+            continue
+        problems = []
+        if not question.tags:
+            problems.append("no tags")
+        if not question.misconceptions:
+            problems.append("no misconception")
+        if not any(s.verdict == "weak" for s in question.samples):
+            problems.append("no weak sample")
+        if len(question.points) > MAX_POINTS:
+            problems.append(
+                f"{len(question.points)} points counting the marked-up ones (at most {MAX_POINTS})"
+            )
+        if problems:
+            notes.append(RubricNote(question.full_id, _where(question), "; ".join(problems)))
+    return notes

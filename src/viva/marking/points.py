@@ -164,6 +164,7 @@ def clauses(answer: Analysis) -> tuple[int, ...]:
     """For each content rank, the assertion (clause) it belongs to; see ``CONTRAST_WORDS``."""
     ids: list[int] = []
     current, in_contrast, previous_end = 0, False, None
+    both = False  # "both X and Y" coordinates two things inside one claim
     for term in answer.terms:
         if previous_end is not None:
             gap = answer.text[previous_end : term.start]
@@ -174,8 +175,9 @@ def clauses(answer: Analysis) -> tuple[int, ...]:
         previous_end = term.end
         if term.surface in CONTRAST_WORDS:
             current, in_contrast = current + 1, True
-        elif term.surface in COORDINATION_WORDS:
+        elif term.surface in COORDINATION_WORDS and not both:
             current += 1
+        both = term.surface == "both" or (both and term.surface not in COORDINATION_WORDS)
         if term.content:
             ids.append(current)
     return tuple(ids)

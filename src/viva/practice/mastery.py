@@ -114,13 +114,18 @@ def mastery(
             sections=sections,
         )
 
+    def counted(questions: Iterable[Question]) -> list[Question]:
+        # A probe is asked only when a point is missed or a claim made: it counts once answered,
+        # so authoring probes never lowers anyone's mastery.
+        return [q for q in questions if q.probe_of is None or q.full_id in recent]
+
     result = []
     for topic in bank.topics:
         sections = tuple(
-            measure(section.full_id, section.title, list(section.all_questions()))
+            measure(section.full_id, section.title, counted(section.all_questions()))
             for section in topic.sections
         )
-        result.append(measure(topic.id, topic.title, list(topic.all_questions()), sections))
+        result.append(measure(topic.id, topic.title, counted(topic.all_questions()), sections))
     return result
 
 

@@ -30,6 +30,7 @@ from viva.practice.scope import Scope
 from viva.speech.delivery import measure_delivery
 from viva.speech.transcript import Transcript
 from viva.store import attempts as attempt_repo
+from viva.store import interviews as interview_repo
 from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
 from viva.store.models import Attempt, Recording, ReviewState, User
@@ -146,7 +147,8 @@ class Practice:
         (imports, tests).
 
         ``transcript`` and ``delivery`` are the speech part's JSON (word timings; pace,
-        fillers, pauses). Raises NotFound for an unknown question id.
+        fillers, pauses). Each marking point's memory (last covered / missed) is updated too.
+        Raises NotFound for an unknown question id.
         """
         _aware(now)
         question = self.bank.question(question_id)
@@ -170,6 +172,7 @@ class Practice:
                 session_id=session_id,
             ),
         )
+        interview_repo.remember_points(self.session, user.id, question.full_id, marking, now)
         state = review_repo.review_state(self.session, user.id, question.full_id)
         card = state.card if state is not None else schedule.new_card(now)
         self._save_card(user, question.full_id, schedule.review(card, schedule.rating_for(marking), now))

@@ -15,12 +15,13 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = "viva.store:migrations"
 SQLITE_BUSY_TIMEOUT_MS = 15000
+MIGRATION_LOCK = "viva.migrate"
 WRITES = "viva_writes"
 """Execution option: begin this SQLite transaction IMMEDIATE, taking the write lock up front."""
 
@@ -77,8 +78,13 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema up to ``revision``; safe to call on every start."""
+    """Bring the schema up to ``revision``; safe to call on every start, from many processes
+    at once (a team server's web replicas and queue workers): on PostgreSQL one migrates under
+    an advisory lock while the others wait for it and then find nothing to do; on SQLite the
+    IMMEDIATE transaction does the same."""
     with engine.execution_options(**{WRITES: True}).begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(select(func.pg_advisory_xact_lock(func.hashtext(MIGRATION_LOCK))))
         config = alembic_config(engine)
         config.attributes["connection"] = connection
         command.upgrade(config, revision)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Dialect,
     Float,
@@ -188,3 +189,77 @@ class WebSession(Base):
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime]
+
+
+class Interview(Base):
+    """A mock interview (or a drill of weak points): the questions planned and when it ran.
+
+    Its answers are ordinary attempts whose ``session_id`` is :attr:`session_id`; a generated
+    push (one with no place in the bank, so no schedule) keeps its answer in ``extra``.
+    """
+
+    __tablename__ = "interviews"
+    __table_args__ = (Index("ix_interviews_user_started", "user_id", "started_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(32), unique=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    topics: Mapped[list[str]] = mapped_column(JSON)
+    plan: Mapped[list[str]] = mapped_column(JSON)
+    minutes: Mapped[int]
+    soft_limit_s: Mapped[int]
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+    extra: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    @property
+    def session_id(self) -> str:
+        return f"interview-{self.key}"
+
+
+class PointMemory(Base):
+    """When one candidate last covered or missed one marking point of one question.
+
+    A point made only in part counts as missed: the interviewer did not hear it in full.
+    """
+
+    __tablename__ = "point_memory"
+    __table_args__ = (UniqueConstraint("user_id", "question_id", "point_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    question_id: Mapped[str] = mapped_column(String(200))
+    point_id: Mapped[str] = mapped_column(String(200))
+    core: Mapped[bool] = mapped_column(Boolean)
+    text: Mapped[str] = mapped_column(Text)
+    times_covered: Mapped[int] = mapped_column(Integer)
+    times_missed: Mapped[int] = mapped_column(Integer)
+    last_covered_at: Mapped[datetime | None]
+    last_missed_at: Mapped[datetime | None]
+
+
+class TranscriptionJob(Base):
+    """A recording waiting for, or transcribed by, a ``viva worker`` (team servers only).
+
+    The audio travels from the web worker to the queue worker through this row, never a
+    local disk, so web and queue workers may run on different machines. The job queue
+    (Redis) holds only the row's id; the row holds what the candidate sees at the end:
+    the transcript, or the reason there is none. ``audio`` is emptied once transcribed
+    unless the candidate asked to keep the recording.
+    """
+
+    __tablename__ = "transcription_jobs"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    question_id: Mapped[str] = mapped_column(String(200))
+    hotwords: Mapped[list[str]] = mapped_column(JSON)
+    audio: Mapped[bytes] = mapped_column(LargeBinary)
+    mime: Mapped[str] = mapped_column(String(100))
+    keep: Mapped[bool] = mapped_column(Boolean)
+    state: Mapped[str] = mapped_column(String(10))
+    transcript: Mapped[dict[str, Any] | None]
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(index=True)
+    finished_at: Mapped[datetime | None]

@@ -8,7 +8,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from viva.errors import InvalidInput, NotFound
-from viva.store.models import Attempt, Recording, ReviewState, User
+from viva.store.models import Attempt, Interview, PointMemory, Recording, ReviewState, User
 
 MAX_NAME = 100
 
@@ -42,10 +42,12 @@ def get_or_create_user(session: Session, name: str, now: datetime | None = None)
 
 
 def delete_history(session: Session, user_id: int) -> int:
-    """Remove every attempt (and its recordings) and review state of ``user_id``; keep the
-    account. Returns how many attempts there were."""
+    """Remove every attempt (and its recordings), review state, point memory and interview of
+    ``user_id``; keep the account. Returns how many attempts there were."""
     count = session.scalar(select(func.count()).select_from(Attempt).where(Attempt.user_id == user_id)) or 0
     session.execute(delete(Recording).where(Recording.user_id == user_id))
     session.execute(delete(Attempt).where(Attempt.user_id == user_id))
     session.execute(delete(ReviewState).where(ReviewState.user_id == user_id))
+    session.execute(delete(PointMemory).where(PointMemory.user_id == user_id))
+    session.execute(delete(Interview).where(Interview.user_id == user_id))
     return count

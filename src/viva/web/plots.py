@@ -8,7 +8,7 @@ only, no ``style``). Each plot also carries its numbers for a text alternative.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from viva.practice import DayCount, Mastery, ScorePoint
 
@@ -125,3 +125,16 @@ def score_line(history: list[ScorePoint], last: int = 60) -> Plot:
 
 def polyline(plot: Plot) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in plot.points)
+
+
+def readiness_line(points: list[tuple[datetime, float]], caption: str) -> Plot:
+    """One topic's readiness at each mock interview, oldest first, with the ready and nearly lines."""
+    height, top, left = 140, 10, 40
+    span = height - top - 30
+    step = (PLOT_WIDTH - left - 10) / max(1, len(points) - 1)
+    dots = tuple(
+        (left + i * step, top + span * (1 - figure), f"{caption} {at:%d %b %H:%M}: {figure:.0%}")
+        for i, (at, figure) in enumerate(points)
+    )
+    guides = ((top + span * (1 - 0.8), "ready"), (top + span * (1 - 0.6), "nearly"), (top + span, "0"))
+    return Plot(PLOT_WIDTH, height, points=dots, guides=guides)

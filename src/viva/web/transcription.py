@@ -8,12 +8,16 @@ on the pool's threads, and uploads beyond its queue get HTTP 503 rather than pil
 
 Without the ``speech`` extra there is no pool: pages hide the record button and uploads
 get 503 with the install hint. The model itself loads on the first upload, not at start.
+
+With a queue URL (a team server) there is no pool either: uploads go to a
+:class:`~viva.jobqueue.JobQueue`, and ``viva worker`` processes transcribe them.
 """
 
 from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from fastapi import UploadFile
 
@@ -21,6 +25,9 @@ from viva.errors import InvalidInput, TooLarge, Unavailable
 from viva.settings import Settings
 from viva.speech import AudioLimits, SpeechEngine, Transcript, TranscriptionPool, engine_from_settings
 from viva.speech.audio import sniff_format
+
+if TYPE_CHECKING:
+    from viva.jobqueue import JobQueue
 
 INSTALL_HINT = "pip install 'viva[speech]'"
 MIME = {
@@ -46,9 +53,12 @@ def missing_extra(engine_given: bool) -> str | None:
 class Transcriber:
     """A bounded transcription queue, or a clear 503 when speech is not installed."""
 
-    def __init__(self, pool: TranscriptionPool | None, limits: AudioLimits) -> None:
+    def __init__(
+        self, pool: TranscriptionPool | None, limits: AudioLimits, queue: JobQueue | None = None
+    ) -> None:
         self.pool = pool
         self.limits = limits
+        self.queue = queue
 
     @classmethod
     def from_settings(cls, settings: Settings, engine: SpeechEngine | None = None) -> Transcriber:
@@ -56,6 +66,10 @@ class Transcriber:
         limits = AudioLimits(
             max_bytes=settings.max_audio_bytes, max_seconds=float(settings.max_audio_seconds)
         )
+        if settings.queue_url:
+            from viva.jobqueue import JobQueue  # needs the queue extra, only on team servers
+
+            return cls(None, limits, JobQueue.from_settings(settings))
         if missing_extra(engine is not None) is not None:
             return cls(None, limits)
         workers = max(1, settings.transcription_workers)
@@ -67,7 +81,7 @@ class Transcriber:
 
     @property
     def ready(self) -> bool:
-        return self.pool is not None
+        return self.pool is not None or self.queue is not None
 
     def require(self) -> TranscriptionPool:
         if self.pool is None:
@@ -80,7 +94,8 @@ class Transcriber:
 
     async def read(self, upload: UploadFile | None) -> bytes:
         """An uploaded recording's bytes, refusing more than the limit without reading past it."""
-        self.require()
+        if self.queue is None:
+            self.require()
         if upload is None:
             raise InvalidInput("no recording was uploaded", hint="record an answer or choose a file")
         data = await upload.read(self.limits.max_bytes + 1)
@@ -94,6 +109,8 @@ class Transcriber:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.close()
+        if self.queue is not None:
+            self.queue.close()
 
 
 def mime_of(data: bytes) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from viva.practice import Practice
+from viva.practice.interviews import Interviews
 from viva.web.deps import DB, CurrentUser, State
-from viva.web.plots import forecast_columns, mastery_bars, polyline, score_line
+from viva.web.plots import forecast_columns, mastery_bars, polyline, readiness_line, score_line
 from viva.web.rendering import render
 
 router = APIRouter(include_in_schema=False)
@@ -22,6 +25,16 @@ def progress_page(request: Request, state: State, session: DB, user: CurrentUser
     history = practice.score_history(user)
     scores = score_line(history)
     weak = practice.weakest_points(user, limit=10)
+    interviews = Interviews(session, state.bank)
+    by_topic: dict[str, list[tuple[datetime, float]]] = {}
+    titles: dict[str, str] = {}
+    for point in interviews.readiness_history(user):
+        by_topic.setdefault(point.topic_id, []).append((point.at, point.figure))
+        titles[point.topic_id] = point.title
+    readiness = [
+        (titles[t], plot := readiness_line(found, titles[t]), polyline(plot), found[-1][1])
+        for t, found in by_topic.items()
+    ]
     return render(
         request,
         "progress.html",
@@ -35,6 +48,9 @@ def progress_page(request: Request, state: State, session: DB, user: CurrentUser
             "score_polyline": polyline(scores),
             "weak": weak,
             "questions": {w.question_id: state.bank.question(w.question_id) for w in weak},
+            "readiness": readiness,
+            "missed_most": interviews.points_missed_most(user, limit=10),
+            "can_drill": bool(interviews.weak_question_ids(user)),
             "nav": "progress",
         },
     )

@@ -13,6 +13,7 @@ the settings; that is why the routers are built per app rather than at import ti
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
@@ -53,18 +54,38 @@ async def upload_answer(
     audio: Upload = None,
     keep: Annotated[bool, Form()] = False,
     scope: ScopeText = "",
-) -> HTMLResponse:
-    """Transcribe a spoken answer and show it, editable, before it is marked."""
+) -> Response:
+    """Transcribe a spoken answer and show it, editable, before it is marked (with a queue:
+    put it on the queue and send the browser to the job's page)."""
     question = state.bank.question(f"{topic_id}/{question_id}")
     user_id = user.id
     session.close()  # hand the connection back: the transcriber may keep us waiting a while
     data = await state.transcriber.read(audio)
+    if state.transcriber.queue is not None:  # a team server: a worker transcribes; show the job
+        job_id = await enqueue(state, user_id, question, data, keep)
+        return RedirectResponse(f"/transcriptions/{job_id}" + (f"?scope={scope}" if scope else ""), 303)
     transcript = await state.transcriber.transcribe(data, hotwords_for(question))
     heard = heard_from(question, transcript, data, mime_of(data), keep)
-    return _check_step(request, state, question, user_id, heard, encode_audio(data) if keep else "", scope)
+    return check_step(request, state, question, user_id, heard, encode_audio(data) if keep else "", scope)
 
 
-def _check_step(
+async def enqueue(state: AppState, user_id: int, question: Question, data: bytes, keep: bool) -> str:
+    """Put a recording on the job queue; its id (blocking Redis and database work in a thread)."""
+    assert state.transcriber.queue is not None
+    return await asyncio.to_thread(
+        state.transcriber.queue.submit,
+        state.sessions,
+        user_id=user_id,
+        question_id=question.full_id,
+        hotwords=list(hotwords_for(question)),
+        audio=data,
+        mime=mime_of(data),
+        keep=keep,
+        now=state.clock(),
+    )
+
+
+def check_step(
     request: Request,
     state: AppState,
     question: Question,
@@ -117,7 +138,7 @@ def mark_spoken(
     except InvalidInput as error:
         if error.status_code == 413:
             raise
-        return _check_step(request, state, question, user.id, heard, audio, scope, answer, error.message, 422)
+        return check_step(request, state, question, user.id, heard, audio, scope, answer, error.message, 422)
     attempt = Practice(session, state.bank, state.marker).answer(
         user,
         question.full_id,
@@ -162,9 +183,15 @@ async def transcribe_answer(
     ``/api/v1/attempts``. Needs an account, since transcription is the costliest thing Viva does.
     """
     question = state.bank.question(f"{topic_id}/{question_id}")
+    user_id = user.id
     session.close()  # hand the connection back before waiting for the transcriber
     data = await state.transcriber.read(audio)
-    transcript = await state.transcriber.transcribe(data, hotwords_for(question))
+    queue = state.transcriber.queue
+    if queue is not None:
+        job_id = await enqueue(state, user_id, question, data, keep=False)
+        transcript = await queue.wait(state.sessions, user_id, job_id)
+    else:
+        transcript = await state.transcriber.transcribe(data, hotwords_for(question))
     marking = state.marker.mark(question, transcript.text)
     return SpokenOut(transcript=transcript, marking=marking, delivery=measure_delivery(transcript, marking))
 
@@ -212,7 +239,8 @@ def api_router(settings: Settings) -> APIRouter:
                 404: "no such question",
                 413: "recording over the size or length limit",
                 422: "empty, silent, damaged or unsupported recording",
-                503: "speech is not installed, or too many uploads are waiting",
+                503: "speech is not installed, too many uploads are waiting, or (on a team server) "
+                "the queue is not answering or no worker took the job within 5 minutes",
             }
         ),
     )

@@ -10,6 +10,8 @@
 // Spoken answers: a record / stop button with a timer (MediaRecorder), and uploads with
 // progress, for every answer form with a [data-speak] fieldset. Without this file the
 // same fieldset still works: a file input and a "Transcribe it" button post the form.
+// On a team server the upload answers with a queued job: its place in the queue, then its
+// progress, are polled from /api/v1/transcriptions/{id} until the transcript is ready.
 (function () {
   "use strict";
 
@@ -202,22 +204,78 @@
     };
     xhr.onloadend = function () {
       clearInterval(ticker);
-      buttons.forEach(function (b) { b.disabled = false; });
       var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
-      if (xhr.status === 200 && doc.querySelector("[data-spoken]")) {
-        var next = document.importNode(doc.querySelector("[data-spoken]"), true);
-        var here = box.closest("section") || form;
-        here.replaceWith(next);
-        if (window.htmx) { window.htmx.process(next); }
-        var text = next.querySelector("[data-transcript]");
-        if (text) { text.focus(); }
-        return;
-      }
+      var job = xhr.status === 200 && doc.querySelector("[data-job]");
+      if (job) { follow(box, job.getAttribute("data-job"), job.getAttribute("data-job-page"), buttons); return; }
+      buttons.forEach(function (b) { b.disabled = false; });
+      if (xhr.status === 200 && swapIn(box, doc)) { return; }
       var problem = doc.querySelector(".error");
       var message = problem ? Array.prototype.map.call(problem.querySelectorAll("p:not(:last-child)"), function (p) { return p.textContent; }).join(" ") : "";
       say(box, message || ("The recording could not be used (HTTP " + (xhr.status || "error") + ")."), true);
     };
     xhr.send(data);
+  }
+
+  // Put the "check your transcript" step in place of the answer form.
+  function swapIn(box, doc) {
+    var found = doc.querySelector("[data-spoken]");
+    if (!found) { return false; }
+    var next = document.importNode(found, true);
+    var here = box.closest("section") || box.closest("form");
+    here.replaceWith(next);
+    if (window.htmx) { window.htmx.process(next); }
+    var text = next.querySelector("[data-transcript]");
+    if (text) { text.focus(); }
+    return true;
+  }
+
+  function ordinal(n) {
+    var s = ["th", "st", "nd", "rd"], v = n % 100;
+    return n + (s[(v - 20) % 10] || s[v] || s[0]);
+  }
+
+  // A team server queues the recording: poll the job, say where it stands, then fetch the check step.
+  function follow(box, id, page, buttons) {
+    var bar = document.createElement("progress");
+    bar.max = 100;
+    function done(message) {
+      buttons.forEach(function (b) { b.disabled = false; });
+      if (message) { say(box, message, true); }
+    }
+    function tick() {
+      var poll = new XMLHttpRequest();
+      poll.open("GET", "/api/v1/transcriptions/" + encodeURIComponent(id));
+      poll.onloadend = function () {
+        var job = null;
+        try { job = JSON.parse(poll.responseText); } catch (e) { job = null; }
+        if (poll.status !== 200 || !job) { done(reasonIn(poll) || "Lost track of the transcription (HTTP " + (poll.status || "error") + ")."); return; }
+        var again = job.attempt > 1 ? " (try " + job.attempt + " of " + job.tries + ")" : "";
+        if (job.state === "failed") { done("Your recording could not be transcribed: " + (job.error || "unknown reason").replace("\n", " — ") + "."); return; }
+        if (job.state === "done") {
+          var next = new XMLHttpRequest();
+          next.open("GET", page);
+          next.setRequestHeader("HX-Request", "true");
+          next.onloadend = function () {
+            done("");
+            if (!swapIn(box, new DOMParser().parseFromString(next.responseText || "", "text/html"))) {
+              say(box, "The transcript is ready but could not be shown; reload the page.", true);
+            }
+          };
+          next.send();
+          return;
+        }
+        if (job.state === "queued") {
+          say(box, "Waiting for a transcriber: " + ordinal(job.position) + " in the queue" + again + "…");
+        } else {
+          bar.value = Math.round(100 * job.progress);
+          say(box, "Transcribing… " + Math.round(100 * job.progress) + "% done" + again).appendChild(bar);
+        }
+        setTimeout(tick, 1000);
+      };
+      poll.send();
+    }
+    say(box, "Queued…");
+    tick();
   }
 
   function setUpSpeaking(box) {
@@ -264,3 +322,29 @@
   document.addEventListener("htmx:afterSettle", setUpAll);
 })();
 
+
+// Mock interview: the per-question clock (a soft limit: it turns "over", it never stops you),
+// and the debrief's Print button.
+(function () {
+  "use strict";
+  function clock(s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+  function setUp() {
+    document.querySelectorAll("[data-clock]:not([data-ticking])").forEach(function (box) {
+      box.setAttribute("data-ticking", "");
+      var limit = parseInt(box.getAttribute("data-clock"), 10), started = Date.now();
+      var shown = box.querySelector("[data-clock-shown]");
+      var timer = setInterval(function () {
+        if (!document.body.contains(box)) { clearInterval(timer); return; }
+        var s = Math.floor((Date.now() - started) / 1000);
+        shown.textContent = clock(s);
+        box.classList.toggle("over", s > limit);
+      }, 500);
+    });
+    document.querySelectorAll("[data-print]:not([data-ready])").forEach(function (button) {
+      button.setAttribute("data-ready", "");
+      button.addEventListener("click", function () { window.print(); });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("htmx:afterSettle", setUp);
+})();

@@ -1,0 +1,278 @@
+"""The front door to mock interviews, for the web and the CLI alike.
+
+``Interviews(session, bank, marker)`` plans an interview, says what to ask now, records each
+answer through :meth:`Practice.answer` (so it is marked, kept and scheduled as usual), and
+assembles the debrief. Like :class:`Practice` it never commits and never reads the clock.
+Leaving midway keeps every answer given: each is its own attempt.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from viva.bank import Bank
+from viva.errors import InvalidInput
+from viva.marking.backends import Marker
+from viva.marking.result import Marking
+from viva.practice import debrief as debriefs
+from viva.practice import interview as rules
+from viva.practice.scope import Scope
+from viva.practice.service import KeptAudio, Practice
+from viva.speech.transcript import Transcript
+from viva.store import attempts as attempt_repo
+from viva.store import interviews as interview_repo
+from viva.store.models import Attempt, Interview, User
+
+LATER = timedelta(days=3650)
+"""How far ahead not-yet-due questions are looked for when due and new ones run out."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadinessPoint:
+    """One topic's readiness at the end of one interview, for the Progress plot."""
+
+    at: datetime
+    topic_id: str
+    title: str
+    figure: float
+
+
+class Interviews:
+    def __init__(self, session: Session, bank: Bank, marker: Marker | None = None) -> None:
+        self.session = session
+        self.bank = bank
+        self.practice = Practice(session, bank, marker)
+
+    # -- starting ---------------------------------------------------------------------
+
+    def start(
+        self,
+        user: User,
+        topic_ids: Sequence[str],
+        now: datetime,
+        *,
+        minutes: int = rules.MINUTES,
+        questions: int | None = None,
+        soft_limit_s: int = rules.SOFT_LIMIT_S,
+        due_only: bool = False,
+    ) -> Interview:
+        """Plan an interview over ``topic_ids`` (none: every topic). InvalidInput if nothing to ask."""
+        for topic_id in topic_ids:
+            self.bank.topic(topic_id)
+        if minutes < 1 or soft_limit_s < 10 or (questions is not None and questions < 1):
+            raise InvalidInput("an interview needs at least 1 minute, 1 question and a 10 s clock")
+        scheduled = self.practice.due(user, now, horizon=LATER)
+        due = [i.question.full_id for i in scheduled if i.due <= now]
+        later = [i.question.full_id for i in scheduled if i.due > now]
+        known = attempt_repo.answered_question_ids(self.session, user.id)
+        count = questions if questions is not None else rules.questions_for(minutes)
+        plan = rules.plan(self.bank, topic_ids, due, known, count, due_only=due_only, later_ids=later)
+        return self._add(user, "interview", list(topic_ids), plan, minutes, soft_limit_s, now)
+
+    def drill_weak_points(self, user: User, now: datetime, *, limit: int = 5) -> Interview:
+        """A session of the questions whose core points were missed most recently."""
+        plan = self.weak_question_ids(user, limit)
+        return self._add(user, "drill", [], plan, rules.MINUTES, rules.SOFT_LIMIT_S, now)
+
+    def drill(self, user: User, question_ids: Sequence[str], now: datetime) -> Interview:
+        """A session of exactly these questions (the debrief's "practise next")."""
+        plan = [q for q in dict.fromkeys(question_ids) if self.bank.has_question(q)]
+        return self._add(user, "drill", [], plan, rules.MINUTES, rules.SOFT_LIMIT_S, now)
+
+    def _add(
+        self,
+        user: User,
+        kind: str,
+        topics: list[str],
+        plan: list[str],
+        minutes: int,
+        soft: int,
+        now: datetime,
+    ) -> Interview:
+        if not plan:
+            raise InvalidInput(
+                "there is nothing to ask: no question is due or new there",
+                hint="choose other topics, or answer some questions first",
+            )
+        interview = Interview(
+            user_id=user.id,
+            key=secrets.token_hex(16),
+            kind=kind,
+            topics=topics,
+            plan=plan,
+            minutes=minutes,
+            soft_limit_s=soft,
+            started_at=now,
+            finished_at=None,
+            extra={"generated": {}},
+        )
+        return interview_repo.add_interview(self.session, interview)
+
+    # -- during -----------------------------------------------------------------------
+
+    def get(self, user: User, key: str) -> Interview:
+        return interview_repo.interview_for_user(self.session, user.id, key)
+
+    def past(self, user: User) -> list[Interview]:
+        return list(interview_repo.interviews_for_user(self.session, user.id))
+
+    def step(self, interview: Interview, now: datetime) -> rules.Step | None:
+        """What to ask now; None once the interview is finished or has nothing left."""
+        if interview.finished_at is not None:
+            return None
+        return rules.next_step(
+            self.bank,
+            interview.plan,
+            self._answered(interview),
+            self._generated(interview),
+            started_at=interview.started_at,
+            minutes=interview.minutes,
+            now=now,
+        )
+
+    def answer(
+        self,
+        user: User,
+        interview: Interview,
+        question_id: str,
+        text: str,
+        now: datetime,
+        *,
+        heard: Transcript | None = None,
+        audio: KeptAudio | None = None,
+        duration_ms: int | None = None,
+    ) -> rules.Step | None:
+        """Record the answer to the current step's question; returns the step after it.
+
+        InvalidInput when ``question_id`` is not what is being asked now (a stale page).
+        """
+        step = self.step(interview, now)
+        if step is None or step.question.full_id != question_id:
+            raise InvalidInput("that question is not the one being asked now", hint="reload the interview")
+        if step.kind == "generated":
+            marking = self.practice.marker.mark(step.question, text)
+            generated = dict(interview.extra.get("generated", {}))
+            generated[question_id] = {
+                "prompt": step.question.prompt,
+                "answer": text,
+                "marking": marking.model_dump(mode="json"),
+                "answered_at": now.isoformat(),
+            }
+            interview.extra = {**interview.extra, "generated": generated}
+            self.session.flush()
+        else:
+            self.practice.answer(
+                user,
+                question_id,
+                text,
+                now,
+                heard=heard,
+                audio=audio,
+                duration_ms=duration_ms,
+                session_id=interview.session_id,
+            )
+        following = self.step(interview, now)
+        if following is None:
+            self.finish(interview, now)
+        return following
+
+    def finish(self, interview: Interview, now: datetime) -> None:
+        """End the interview now (what was answered stays)."""
+        if interview.finished_at is None:
+            interview.finished_at = now
+            self.session.flush()
+
+    # -- after ------------------------------------------------------------------------
+
+    def debrief(self, user: User, interview: Interview) -> debriefs.Debrief:
+        attempts = self._attempts(interview)
+        answered = [rules.Answered(a.question_id, a.marking) for a in attempts]
+        chosen = rules.pushes(self.bank, interview.plan, answered)
+        kinds: dict[str, rules.StepKind] = {p.question.full_id: p.kind for p in chosen.values()}
+        generated = interview.extra.get("generated", {})
+        given: list[debriefs.Given] = []
+        for attempt in attempts:
+            if not self.bank.has_question(attempt.question_id):
+                continue
+            question = self.bank.question(attempt.question_id)
+            kind = (
+                "question"
+                if attempt.question_id in interview.plan
+                else kinds.get(attempt.question_id, "follow-up")
+            )
+            given.append(
+                debriefs.Given(
+                    question, kind, attempt.marking, attempt.answer_text, attempt.delivery, attempt.id
+                )
+            )
+            push = chosen.get(attempt.question_id)
+            if push is not None and push.kind == "generated" and push.question.full_id in generated:
+                kept = generated[push.question.full_id]
+                marking = Marking.model_validate(kept["marking"])
+                given.append(debriefs.Given(push.question, "generated", marking, kept["answer"]))
+        return debriefs.debrief(self.bank, interview.key, interview.started_at, interview.finished_at, given)
+
+    def readiness_history(self, user: User) -> list[ReadinessPoint]:
+        """Each topic's readiness at each past interview, oldest first."""
+        found = []
+        for interview in reversed(self.past(user)):
+            if interview.kind != "interview":
+                continue
+            summary = self.debrief(user, interview)
+            at = interview.finished_at or interview.started_at
+            found += [ReadinessPoint(at, r.topic_id, r.title, r.figure) for r in summary.readiness]
+        return found
+
+    def points_missed_most(self, user: User, limit: int = 10) -> list[debriefs.PointTally]:
+        """Core points missed most often, across every question answered (from point memory)."""
+        rows = [
+            r
+            for r in interview_repo.point_memory(self.session, user.id)
+            if r.core and r.times_missed and self.bank.has_question(r.question_id)
+        ]
+        rows.sort(key=lambda r: (-r.times_missed, r.times_covered, r.question_id, r.point_id))
+        return [
+            debriefs.PointTally(
+                r.question_id, r.point_id, r.text, r.times_covered, r.times_covered + r.times_missed
+            )
+            for r in rows[:limit]
+        ]
+
+    def weak_question_ids(self, user: User, limit: int = 5) -> list[str]:
+        """Questions whose core points were missed most recently and not made since."""
+        rows = [
+            r
+            for r in interview_repo.point_memory(self.session, user.id)
+            if r.core
+            and r.last_missed_at is not None
+            and (r.last_covered_at is None or r.last_missed_at > r.last_covered_at)
+            and self.bank.has_question(r.question_id)
+        ]
+        rows.sort(key=lambda r: (r.last_missed_at, r.question_id), reverse=True)
+        return list(dict.fromkeys(r.question_id for r in rows))[:limit]
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _attempts(self, interview: Interview) -> list[Attempt]:
+        return list(
+            attempt_repo.attempts_for_user(self.session, interview.user_id, session_id=interview.session_id)
+        )
+
+    def _answered(self, interview: Interview) -> list[rules.Answered]:
+        return [rules.Answered(a.question_id, a.marking) for a in self._attempts(interview)]
+
+    def _generated(self, interview: Interview) -> dict[str, Marking]:
+        kept: dict[str, Any] = interview.extra.get("generated", {})
+        return {qid: Marking.model_validate(v["marking"]) for qid, v in kept.items()}
+
+
+def scope_topics(bank: Bank, names: Sequence[str]) -> list[str]:
+    """Topic ids from what the candidate typed (``topic`` or ``topic/section`` keeps the topic)."""
+    ids = (Scope.parse(bank, name).topic_id for name in names if name.strip())
+    return [t for t in dict.fromkeys(ids) if t is not None]
