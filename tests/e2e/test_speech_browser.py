@@ -111,6 +111,12 @@ def test_record_check_correct_and_mark_a_spoken_answer(
     assert page.locator(".your-answer mark.covered").count() >= 1, "evidence is highlighted"
     assert page.locator(".recordings audio").count() == 1
     shoot(page, "speech-03-marking-and-delivery")
+    # the wider spoken marking card does not leave the cards under it narrower
+    marking = page.locator("section.marking").bounding_box()
+    for card in ("section.follow-up-ask", "section.self-check"):
+        if page.locator(card).count():
+            box = page.locator(card).bounding_box()
+            assert abs(box["width"] - marking["width"]) < 1, f"{card}: {box['width']} vs {marking['width']}"
 
     page.get_by_role("button", name="Delete this recording").click()
     page.locator(".recordings audio").wait_for(state="detached")

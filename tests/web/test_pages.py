@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
-from tests.web.conftest import sign_up
+from tests.factories import QUESTIONS, write_bank
+from tests.web.conftest import NOW, make_settings, new_client, sign_up
+from viva.web import create_app
 
 
 def test_home_lists_every_topic_with_a_test_yourself_link(client: TestClient) -> None:
@@ -25,11 +30,48 @@ def test_topic_page_is_an_interview_prep_page(client: TestClient) -> None:
     page = client.get("/topics/demo").text
     assert page.index("The basics") < page.index("More")  # sections in learning order
     assert "Is decode compute-bound or memory-bound?" in page
-    assert "<summary>If this comes up in an interview</summary>" in page
+    assert "If this comes up in an interview</h3>" in page
     assert "Read the section that teaches this" in page
     assert "Then they push further" in page and "What does batching do about it?" in page
-    assert "What gets marked up" in page and "Decode is limited by memory bandwidth." in page
     assert "Test yourself on this topic" in page
+    assert "2 questions across 2 sections, in the order you would learn them" in page
+
+
+MARKED_UP = QUESTIONS.replace(
+    "    misconceptions:\n",
+    "    marked_up:\n      - id: roofline\n        text: Places decode on the roofline, left of the ridge.\n"
+    "    misconceptions:\n",
+)
+
+
+def test_topic_page_asks_you_to_answer_before_you_read(engine: Engine, tmp_path: Path) -> None:
+    """Per section: the lesson link first, then each question with Test yourself before its
+    answer, the answer folded away, then the push further and what gets marked up."""
+    bank = write_bank(tmp_path / "bank", {"01-basics.yaml": MARKED_UP})
+    app = create_app(make_settings(bank, tmp_path / "data"), engine=engine, clock=lambda: NOW)
+    with new_client(app) as client:
+        page = client.get("/topics/demo").text
+    section = page[page.index('id="s-basics"') : page.index('id="s-more"')]
+    order = [
+        'href="/topics/demo/basics">Read the section that teaches this',
+        "If this comes up in an interview",
+        "Is decode compute-bound or memory-bound?",
+        'href="/practice/demo/bound">Test yourself',
+        '<details class="answer">',
+        "Memory-bound: each step reads all the weights",
+        "Then they push further",
+        "What does batching do about it?",
+        'href="/practice/demo/batching">Test yourself',
+        "What gets marked up",
+        "Places decode on the roofline, left of the ridge.",
+    ]
+    places = [section.find(text) for text in order]
+    assert -1 not in places, [t for t, p in zip(order, places, strict=True) if p == -1]
+    found_order = [t for _, t in sorted(zip(places, order, strict=True))]
+    assert places == sorted(places), found_order
+    assert "<details class=\"answer\" open" not in section, "answers stay folded until opened"
+    marked = section[section.index("What gets marked up") :]
+    assert "Decode is limited by memory bandwidth." not in marked, "core points are the answer, not extras"
 
 
 def test_lesson_page_renders_markdown_and_links_back_to_its_questions(client: TestClient) -> None:

@@ -46,6 +46,22 @@ def _heading_ids(tokens: list[Token]) -> list[tuple[int, str]]:
     return found
 
 
+def opens_with_title(lesson: str) -> bool:
+    """Whether ``lesson`` starts with its own ``# Title``: then that heading (with its anchor)
+    is the page's one ``<h1>``, and the page adds none of its own."""
+    return lesson.lstrip().startswith("# ")
+
+
+def _scroll_wide(html: str) -> str:
+    """Code blocks and tables may be wider than a phone: each scrolls sideways in its own box,
+    which a keyboard can reach (``tabindex``) to scroll. Raw HTML in bank text is escaped
+    (``html: False``), so every ``<pre>`` and ``<table>`` here is markdown-it's own."""
+    html = html.replace("<pre>", '<pre tabindex="0">')
+    wrapper = '<div class="table-scroll" tabindex="0" role="region" aria-label="Table">'
+    html = html.replace("<table>", wrapper + "<table>")
+    return html.replace("</table>", "</table></div>")
+
+
 def _add_heading_ids(state: StateCore) -> None:
     for i, slug in _heading_ids(state.tokens):
         state.tokens[i].attrSet("id", slug)
@@ -131,7 +147,7 @@ class LessonRenderer:
         cached = self._cache.get(text)
         if cached is not None:
             return cached
-        html = Markup(self._md.render(text))
+        html = Markup(_scroll_wide(self._md.render(text)))
         with self._lock:
             self._cache[text] = html
         return html

@@ -39,15 +39,17 @@ class Plot:
     """Horizontal reference lines (y, label), e.g. the verdict thresholds."""
 
 
-LABEL_WIDTH = 260
+LABEL_WIDTH = 300
 ROW = 22
 PLOT_WIDTH = 640
+# the mastery bars fill a whole panel: most of the width goes to the bars, not the labels
+BARS_WIDTH = 880
 
 
 def mastery_bars(topics: list[Mastery], with_sections: bool = True) -> Plot:
     """Horizontal bars, one per topic and (indented) per section, 0–100 % mastery."""
     bars: list[Bar] = []
-    span = PLOT_WIDTH - LABEL_WIDTH - 50
+    span = BARS_WIDTH - LABEL_WIDTH - 50
     rows: list[tuple[Mastery, int, str]] = []
     for topic in topics:
         rows.append((topic, 0, f"/topics/{topic.id}"))
@@ -69,7 +71,7 @@ def mastery_bars(topics: list[Mastery], with_sections: bool = True) -> Plot:
             )
         )
     ticks = tuple((LABEL_WIDTH + span * f, f"{round(f * 100)}%") for f in (0, 0.5, 1))
-    return Plot(PLOT_WIDTH, len(rows) * ROW + 24, tuple(bars), ticks=ticks)
+    return Plot(BARS_WIDTH, len(rows) * ROW + 24, tuple(bars), ticks=ticks)
 
 
 def forecast_columns(days: list[DayCount]) -> Plot:

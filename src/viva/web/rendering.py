@@ -23,7 +23,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from viva.web.deps import csrf_token
-from viva.web.lessons import LessonRenderer
+from viva.web.lessons import LessonRenderer, opens_with_title
 
 if TYPE_CHECKING:
     from viva.web.state import AppState  # state imports this module's users; only types here
@@ -39,6 +39,7 @@ def make_templates(lessons: LessonRenderer) -> Jinja2Templates:
     env.trim_blocks = True
     env.lstrip_blocks = True
     env.filters["markdown"] = lessons
+    env.tests["titled"] = opens_with_title
     env.globals["teach_href"] = lessons.teaching_href
     env.filters["percent"] = lambda value: f"{round(float(value) * 100)}%"
     env.globals["htmx_version"] = HTMX_VERSION

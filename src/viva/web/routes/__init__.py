@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from . import account, api, interview, pages, practice, progress, queued, search, speech
+from . import account, api, docs, interview, pages, practice, progress, queued, search, speech
 
 
 def register_routes(app: FastAPI) -> None:
     settings = app.state.viva.settings
-    for module in (pages, search, practice, progress, account):
+    for module in (pages, search, practice, progress, account, docs):
         app.include_router(module.router)
     # their body limits come from the settings, so these routers are built per app
     app.include_router(speech.page_router(settings))

@@ -39,8 +39,13 @@
         var dd = document.createElement("dd"); dd.textContent = row[1];
         list.appendChild(dt); list.appendChild(dd);
       });
+      var head = document.createElement("div"); head.className = "dialog-head";
       var h = document.createElement("h2"); h.textContent = "Keyboard shortcuts";
-      box.appendChild(h); box.appendChild(list);
+      var close = document.createElement("button");
+      close.type = "button"; close.className = "small"; close.textContent = "Close";
+      close.addEventListener("click", function () { box.close(); });
+      head.appendChild(h); head.appendChild(close);
+      box.appendChild(head); box.appendChild(list);
       document.body.appendChild(box);
     }
     if (typeof box.showModal === "function") { box.showModal(); }
