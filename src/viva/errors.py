@@ -4,6 +4,7 @@
     ├── NotFound              an id that names nothing (HTTP 404)
     ├── InvalidInput          input that cannot be used as given (HTTP 422)
     │   └── TooLarge          input over a size limit (HTTP 413)
+    ├── Conflict              a one-time action already done (HTTP 409)
     └── Unavailable           an optional engine or extra is not installed (HTTP 503)
 
 Web and CLI layers turn these into a status code or an exit code; the core never
@@ -37,6 +38,10 @@ class InvalidInput(VivaError):
 
 class TooLarge(InvalidInput):
     status_code = 413
+
+
+class Conflict(VivaError):
+    status_code = 409
 
 
 class Unavailable(VivaError):

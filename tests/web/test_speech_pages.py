@@ -175,6 +175,21 @@ def test_a_kept_recording_plays_to_its_owner_only_and_can_be_deleted(
     assert len(attempts(speaking)) == 1  # the attempt stays
 
 
+def test_a_checked_transcript_is_marked_once(
+    speaking: TestClient, clips: dict[str, bytes], engine: Engine
+) -> None:
+    """Posting the same check form again stores no second attempt or copy of the audio."""
+    check = upload(speaking, clips["spoken"], keep=True)
+    first = attempt_id(mark_checked(speaking, check.text, HEARD))
+    again = mark_checked(speaking, check.text, FIXED)
+    assert again.status_code == 409 and "already been marked" in again.text
+    assert [a["id"] for a in attempts(speaking)] == [first]
+    with Session(engine) as session:
+        assert session.scalar(select(func.count()).select_from(Recording)) == 1
+    # a new upload of the same audio is a new answer, marked as usual
+    assert attempt_id(mark_checked(speaking, upload(speaking, clips["spoken"]).text, HEARD)) != first
+
+
 def test_audio_is_not_kept_unless_asked(
     speaking: TestClient, clips: dict[str, bytes], engine: Engine
 ) -> None:

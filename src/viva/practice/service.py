@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
-from viva.errors import InvalidInput, NotFound
+from viva.errors import Conflict, InvalidInput, NotFound
 from viva.marking.backends import Marker
 from viva.marking.result import Marking
 from viva.practice import history, queue, schedule
@@ -33,9 +33,13 @@ from viva.store import attempts as attempt_repo
 from viva.store import interviews as interview_repo
 from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
+from viva.store import spent
 from viva.store.models import Attempt, Recording, ReviewState, User
 from viva.store.recordings import RecordingInfo
 from viva.store.users import delete_history
+
+ONCE_KEPT = timedelta(days=1)
+"""How long a used ``once`` key is remembered: longer than any check token lives."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +91,13 @@ class Practice:
         audio: KeptAudio | None = None,
         session_id: str | None = None,
         duration_ms: int | None = None,
+        once: str | None = None,
     ) -> Attempt:
         """Mark ``text`` with the injected marker and record it (flushed, not committed).
+
+        ``once`` is a key this answer may be recorded under only once (a spoken answer's
+        check token): a second answer with the same key, from any worker, is a Conflict
+        and records nothing.
 
         For a spoken answer pass the transcript as ``heard``: the attempt keeps it, its
         duration (unless ``duration_ms`` is given) and its delivery measures. Pace, fillers
@@ -100,6 +109,10 @@ class Practice:
         """
         _aware(now)
         question = self.bank.question(question_id)
+        if once is not None and not spent.spend(self.session, once, now, ONCE_KEPT):
+            raise Conflict(
+                "this recording has already been marked", hint="see it under Progress, or record it again"
+            )
         marking = self.marker.mark(question, text)
         transcript = delivery = None
         if heard is not None:

@@ -191,6 +191,20 @@ class WebSession(Base):
     created_at: Mapped[datetime]
 
 
+class SpentTranscript(Base):
+    """A spoken answer's check token that has been marked: each may be marked only once.
+
+    The token itself travels in the browser (see ``viva.web.spoken``); this row is what
+    makes it single-use across stateless workers. Rows older than the token's own lifetime
+    are cleared as new ones arrive, since an expired token is refused anyway.
+    """
+
+    __tablename__ = "spent_transcripts"
+
+    nonce: Mapped[str] = mapped_column(String(64), primary_key=True)
+    spent_at: Mapped[datetime] = mapped_column(index=True)
+
+
 class Interview(Base):
     """A mock interview (or a drill of weak points): the questions planned and when it ran.
 

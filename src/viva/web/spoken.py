@@ -4,7 +4,9 @@ Transcribing and marking are two requests, and any worker may serve either, so w
 heard travels in the check form as a signed token (itsdangerous, the app's secret key):
 the transcript with its word timings, the question and the user it was made for, and —
 only when the candidate chose to keep the recording — the SHA-256 and type of the audio,
-which the form carries back beside the token. Delivery is computed (by
+which the form carries back beside the token — and a random nonce, which makes the token
+single-use: marking records it (:meth:`viva.practice.Practice.answer`'s ``once``), so the
+same recording cannot be posted again to store another attempt. Delivery is computed (by
 :meth:`viva.practice.Practice.answer`) from the signed transcript, never from timings the
 client sends, and audio is stored only if it is byte for byte the recording that was
 transcribed.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import secrets
 from dataclasses import dataclass
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -38,6 +41,8 @@ class Heard:
     transcript: Transcript
     audio_sha256: str | None = None
     mime: str | None = None
+    nonce: str = ""
+    """What makes the token single-use; one per transcription (see :func:`heard_from`)."""
 
 
 class HeardTokens:
@@ -54,6 +59,7 @@ class HeardTokens:
                 "t": heard.transcript.model_dump(mode="json"),
                 "a": heard.audio_sha256,
                 "m": heard.mime,
+                "n": heard.nonce,
             }
         )
 
@@ -72,13 +78,28 @@ class HeardTokens:
             transcript = Transcript.model_validate(data["t"])
         except (KeyError, ValidationError):
             raise InvalidInput("this transcript could not be read", hint="record the answer again") from None
-        return Heard(question_id, transcript, data.get("a"), data.get("m"))
+        nonce = data.get("n")
+        if not isinstance(nonce, str) or not nonce:
+            raise InvalidInput("this transcript could not be read", hint="record the answer again")
+        return Heard(question_id, transcript, data.get("a"), data.get("m"), nonce)
 
 
-def heard_from(question: Question, transcript: Transcript, audio: bytes, mime: str, keep: bool) -> Heard:
+def heard_from(
+    question: Question,
+    transcript: Transcript,
+    audio: bytes,
+    mime: str,
+    keep: bool,
+    *,
+    nonce: str | None = None,
+) -> Heard:
+    """What the check form carries for one transcription. ``nonce`` names the transcription
+    when it has a stable name (a queued job, whose page may be shown many times); else a
+    fresh random one is drawn."""
+    once = nonce or secrets.token_urlsafe(16)
     if not keep:
-        return Heard(question.full_id, transcript)
-    return Heard(question.full_id, transcript, hashlib.sha256(audio).hexdigest(), mime)
+        return Heard(question.full_id, transcript, nonce=once)
+    return Heard(question.full_id, transcript, hashlib.sha256(audio).hexdigest(), mime, once)
 
 
 def encode_audio(audio: bytes) -> str:

@@ -71,7 +71,7 @@ async def transcription_page(
     question = state.bank.question(job.question_id)
     if job.status.state == "done" and job.transcript is not None:
         keep = job.keep and bool(job.audio)
-        heard = heard_from(question, job.transcript, job.audio, job.mime, keep)
+        heard = heard_from(question, job.transcript, job.audio, job.mime, keep, nonce=f"job-{job_id}")
         audio = encode_audio(job.audio) if keep else ""
         return check_step(request, state, question, user.id, heard, audio, scope)
     settled = job.status.state == "failed"

@@ -147,6 +147,7 @@ def mark_spoken(
         heard=heard.transcript,
         audio=kept,
         session_id=sitting_id(request),
+        once=heard.nonce,
     )
     return RedirectResponse(f"/attempts/{attempt.id}" + (f"?scope={scope}" if scope else ""), status_code=303)
 
