@@ -7,8 +7,9 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -23,6 +24,15 @@ from viva.settings import Settings
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
+
+class OutputFormat(StrEnum):
+    """What every command with ``--format`` prints: Rich text for people, JSON for programs."""
+
+    text = "text"
+    json = "json"
+
+
+FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 
 P = ParamSpec("P")
 R = TypeVar("R")

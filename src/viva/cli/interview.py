@@ -15,8 +15,19 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from viva.cli.common import authored, bank_for, err, marker_for, out, print_json, settings, user_errors
-from viva.cli.practice import Format, FormatOption, UserOption, _now, _store, _work
+from viva.cli.common import (
+    FormatOption,
+    OutputFormat,
+    authored,
+    bank_for,
+    err,
+    marker_for,
+    out,
+    print_json,
+    settings,
+    user_errors,
+)
+from viva.cli.practice import UserOption, _now, _store, _work
 from viva.errors import InvalidInput
 from viva.practice import debrief as debriefs
 from viva.practice import interview as rules
@@ -72,7 +83,7 @@ def interview(
     show: Annotated[str | None, typer.Option("--show", help="Print a past interview's debrief.")] = None,
     past: Annotated[bool, typer.Option("--past", help="List past interviews.")] = False,
     user: UserOption = None,
-    format: FormatOption = Format.text,
+    format: FormatOption = OutputFormat.text,
 ) -> None:
     """A mock interview: several questions out loud, a push further after each, no marks until
     the debrief. Answer, then an empty line; `@file.wav` gives a spoken answer; Ctrl-D ends early."""
@@ -107,7 +118,7 @@ def interview(
                     due_only=due,
                 )
             key, total, soft = started.key, len(started.plan), started.soft_limit_s
-        if format is Format.text:
+        if format is OutputFormat.text:
             out.print(
                 f"[bold]Mock interview[/] · {total} question(s), about {minutes} minutes, "
                 f"{_clock(soft)} a question (a soft limit). No marks until the end.\n"
@@ -122,7 +133,9 @@ def interview(
     _print(result, most, format)
 
 
-def _run(ctx: typer.Context, factory: Any, bank: Any, name: str, key: str, soft: int, format: Format) -> None:
+def _run(
+    ctx: typer.Context, factory: Any, bank: Any, name: str, key: str, soft: int, format: OutputFormat
+) -> None:
     marker = marker_for(ctx)
     with _work(factory, bank, name) as (practice, me):
         step = Interviews(practice.session, bank).step(
@@ -134,7 +147,7 @@ def _run(ctx: typer.Context, factory: Any, bank: Any, name: str, key: str, soft:
             started = time.monotonic()
             text, heard = _answer(ctx, step.question.full_id, format)
             taken = time.monotonic() - started
-            if format is Format.text:
+            if format is OutputFormat.text:
                 over = " — over the soft limit" if taken > soft else ""
                 out.print(Text(f"  ({_clock(taken)} of {_clock(soft)}{over})", style="dim"))
             with _work(factory, bank, name, marker) as (practice, me):  # committed before the next question
@@ -149,13 +162,13 @@ def _run(ctx: typer.Context, factory: Any, bank: Any, name: str, key: str, soft:
                     duration_ms=None if heard else int(taken * 1000),
                 )
     except (KeyboardInterrupt, EOFError):
-        (out if format is Format.text else err).print(
+        (out if format is OutputFormat.text else err).print(
             "\n[dim]Interview ended early; your answers so far are kept.[/]"
         )
 
 
-def _ask(step: rules.Step, soft: int, format: Format) -> None:
-    if format is not Format.text:
+def _ask(step: rules.Step, soft: int, format: OutputFormat) -> None:
+    if format is not OutputFormat.text:
         err.print(f"\n{step.question.prompt}")
         return
     heading = HEADINGS[step.kind]
@@ -164,13 +177,13 @@ def _ask(step: rules.Step, soft: int, format: Format) -> None:
     out.print(Text(step.question.prompt))
 
 
-def _read_answer(format: Format) -> str:
+def _read_answer(format: OutputFormat) -> str:
     """Lines until an empty one. With ``--format json`` the prompts go to stderr, so stdout
     holds only the debrief's JSON. Ctrl-D raises EOFError (end the interview)."""
     lines: list[str] = []
     while True:
         prompt = "> " if not lines else "  "
-        if format is Format.json:
+        if format is OutputFormat.json:
             err.print(prompt, end="")
             prompt = ""
         line = input(prompt)
@@ -179,8 +192,8 @@ def _read_answer(format: Format) -> str:
         lines.append(line)
 
 
-def _answer(ctx: typer.Context, question_id: str, format: Format) -> tuple[str, Transcript | None]:
-    say = out if format is Format.text else err
+def _answer(ctx: typer.Context, question_id: str, format: OutputFormat) -> tuple[str, Transcript | None]:
+    say = out if format is OutputFormat.text else err
     while True:
         text = _read_answer(format)
         if text.startswith("@") and "\n" not in text:
@@ -199,7 +212,7 @@ def _answer(ctx: typer.Context, question_id: str, format: Format) -> tuple[str, 
 # -- the debrief ------------------------------------------------------------------------------
 
 
-def _list(found: list[Any], format: Format) -> None:
+def _list(found: list[Any], format: OutputFormat) -> None:
     rows = [
         {
             "key": i.key,
@@ -211,7 +224,7 @@ def _list(found: list[Any], format: Format) -> None:
         }
         for i in found
     ]
-    if format is Format.json:
+    if format is OutputFormat.json:
         print_json(rows)
         return
     if not rows:
@@ -220,8 +233,8 @@ def _list(found: list[Any], format: Format) -> None:
         out.print(f"{row['started_at'][:16]}  {row['kind']:<9}  {row['questions']} question(s)  {row['key']}")
 
 
-def _print(result: debriefs.Debrief, most: list[debriefs.PointTally], format: Format) -> None:
-    if format is Format.json:
+def _print(result: debriefs.Debrief, most: list[debriefs.PointTally], format: OutputFormat) -> None:
+    if format is OutputFormat.json:
         print_json(debriefs.as_json(result, most))
         return
     out.print(Text("\nDebrief", style="bold underline"))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,6 +12,8 @@ from rich.text import Text
 
 from viva.bank import Question
 from viva.cli.common import (
+    FormatOption,
+    OutputFormat,
     authored,
     bank_for,
     check_backend,
@@ -33,17 +34,10 @@ from viva.marking.explain import point_tags, score_reasons
 eval_app = typer.Typer(help="Measure the marker against labelled data.", no_args_is_help=True)
 
 
-class OutputFormat(StrEnum):
-    text = "text"
-    json = "json"
-
-
 _SYMBOL = {"covered": "[green]✓[/]", "partial": "[yellow]~[/]", "missed": "[red]✗[/]"}
 BackendOption = Annotated[
     str | None, typer.Option("--backend", help="Marker backend: default, lexical or semantic.")
 ]
-FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
-
 
 def _highlighted(answer: str, marking: Marking) -> Text:
     text = Text(answer)

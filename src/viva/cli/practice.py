@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,6 +27,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from viva.bank import Bank, Question
 from viva.cli.common import (
+    FormatOption,
+    OutputFormat,
     authored,
     bank_for,
     err,
@@ -52,13 +53,6 @@ UserOption = Annotated[
 ]
 STATUS = {"covered": ("✓", "green"), "partial": ("~", "yellow"), "missed": ("✗", "red")}
 
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-
-
-FormatOption = Annotated[Format, typer.Option("--format", help="Output format.")]
 
 
 def _now() -> datetime:
@@ -248,7 +242,7 @@ def answer(
         Path | None, typer.Option("--answer-file", help="A file holding the answer.")
     ] = None,
     user: UserOption = None,
-    format: FormatOption = Format.text,
+    format: FormatOption = OutputFormat.text,
 ) -> None:
     """Record one answer without the interactive loop; print the marking and the next due time."""
     text = read_text_arg(answer_text, answer_file)
@@ -263,7 +257,7 @@ def answer(
         marking = attempt.marking
         state = service.review_state(me, question.full_id)
         due = state.due if state is not None else now
-    if format is Format.json:
+    if format is OutputFormat.json:
         print_json(
             {
                 "attempt_id": attempt.id,
@@ -286,7 +280,7 @@ def _bar(value: float, width: int = 20) -> str:
 
 
 @user_errors
-def progress(ctx: typer.Context, user: UserOption = None, format: FormatOption = Format.text) -> None:
+def progress(ctx: typer.Context, user: UserOption = None, format: FormatOption = OutputFormat.text) -> None:
     """Mastery per topic and section, what is due soon, and the weakest marking points."""
     config = settings(ctx)
     bank = bank_for(ctx)
@@ -297,7 +291,7 @@ def progress(ctx: typer.Context, user: UserOption = None, format: FormatOption =
         weakest = service.weakest_points(me, limit=10)
     due_today = forecast[0].reviews
     next_week = sum(d.reviews for d in forecast[1:])
-    if format is Format.json:
+    if format is OutputFormat.json:
         print_json(
             {
                 "user": me.name,
@@ -339,7 +333,7 @@ def due(
     ctx: typer.Context,
     user: UserOption = None,
     within: Annotated[int, typer.Option("--within", min=0, help="Days ahead to include.")] = 7,
-    format: FormatOption = Format.text,
+    format: FormatOption = OutputFormat.text,
 ) -> None:
     """The review queue: questions due now and within the next days, soonest first."""
     config = settings(ctx)
@@ -347,7 +341,7 @@ def due(
     with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
         now = _now()
         items = service.due(me, now, horizon=timedelta(days=within))
-    if format is Format.json:
+    if format is OutputFormat.json:
         print_json(
             [
                 {"question_id": i.question.full_id, "due": i.due.isoformat(), "is_due": i.due <= now}

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import enum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from viva.cli.common import bank_for, err, out, print_json, settings, user_errors
+from viva.cli.common import FormatOption, OutputFormat, bank_for, err, out, print_json, settings, user_errors
 from viva.marking.result import Marking
 from viva.speech import Delivery, Transcript, hotwords_for, measure_delivery, transcribe_file
-
-
-class OutputFormat(enum.StrEnum):
-    text = "text"
-    json = "json"
 
 
 def transcribe_for_cli(
@@ -80,7 +74,7 @@ def transcribe(
     model: Annotated[
         str | None, typer.Option(help="Whisper model name or folder (default: VIVA_WHISPER_MODEL).")
     ] = None,
-    format: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.text,
+    format: FormatOption = OutputFormat.text,
 ) -> None:
     """Transcribe a recording and measure its delivery (pace, fillers, pauses)."""
     transcript = transcribe_for_cli(ctx, audio, question, model)
