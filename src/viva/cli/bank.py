@@ -1,16 +1,28 @@
-"""``viva bank …``: check, export and lint."""
+"""``viva bank …``: check, export, lint and stats."""
 
 from __future__ import annotations
 
+import dataclasses
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Column, Table
 
 from viva.bank import load_bank
 from viva.bank.export import bank_dict
-from viva.cli.common import check_backend, err, out, print_json, settings, user_errors
+from viva.bank.stats import bank_counts
+from viva.cli.common import (
+    FormatOption,
+    OutputFormat,
+    check_backend,
+    err,
+    out,
+    print_json,
+    settings,
+    user_errors,
+)
 
 app = typer.Typer(help="Check and export the question bank.", no_args_is_help=True)
 
@@ -47,6 +59,31 @@ def export(
     if errors:
         err.print(f"[yellow]warning:[/] {len(errors)} error(s) in the bank; those parts are left out")
     print_json(bank_dict(bank))
+
+
+@app.command()
+def stats(
+    ctx: typer.Context,
+    path: Annotated[Path | None, typer.Argument(help="Content folder or one topic folder.")] = None,
+    format: FormatOption = OutputFormat.text,
+) -> None:
+    """Per topic: sections, top-level questions, follow-ups, probes and words of each lesson."""
+    bank, errors = load_bank(path or settings(ctx).content_dir)
+    if errors:
+        err.print(f"[yellow]warning:[/] {len(errors)} error(s) in the bank; those parts are left out")
+    rows = bank_counts(bank)
+    if format is OutputFormat.json:
+        print_json([dataclasses.asdict(row) for row in rows])
+        return
+    counted = ("sections", "questions", "follow_ups", "probes")
+    table = Table("sections", "questions", "follow-ups", "probes", "lesson words")
+    table.columns.insert(0, Column("topic", no_wrap=True))
+    for row in rows:
+        words = ", ".join(str(n) for n in row.lesson_words)
+        table.add_row(row.topic_id, *(str(getattr(row, name)) for name in counted), words)
+    total = [str(sum(getattr(row, name) for row in rows)) for name in counted]
+    table.add_row("all", *total, str(sum(sum(row.lesson_words) for row in rows)), style="bold")
+    out.print(table)
 
 
 @app.command()
