@@ -14,6 +14,10 @@ import yaml
 
 Path = tuple[str | int, ...]
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser when PyYAML was built with it (several times faster), else the pure one;
+both keep a start mark on every node."""
+
 
 @dataclass
 class LineMap:
@@ -41,7 +45,7 @@ def load_yaml(text: str, *, offset: int = 0) -> tuple[Any, LineMap]:
     ``offset`` shifts every line, for YAML embedded after other lines (front matter).
     """
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line + 1 if mark else 1) + offset
@@ -51,26 +55,21 @@ def load_yaml(text: str, *, offset: int = 0) -> tuple[Any, LineMap]:
     line_map = LineMap(offset=offset)
     if node is None:
         return None, line_map
-    return _build(node, (), line_map), line_map
+    return _build(node, (), line_map, yaml.constructor.SafeConstructor()), line_map
 
 
-def _build(node: yaml.Node, path: Path, line_map: LineMap) -> Any:
+def _build(node: yaml.Node, path: Path, line_map: LineMap, make: yaml.constructor.SafeConstructor) -> Any:
     line_map.lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = _scalar(key_node)
+            key = make.construct_object(key_node, deep=True)
             child = (*path, key)
             line_map.lines[child] = key_node.start_mark.line + 1
             if key in result:
                 raise YamlError(f"duplicate key {key!r}", key_node.start_mark.line + 1 + line_map.offset)
-            result[key] = _build(value_node, child, line_map)
+            result[key] = _build(value_node, child, line_map, make)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, (*path, i), line_map) for i, item in enumerate(node.value)]
-    return _scalar(node)
-
-
-def _scalar(node: yaml.Node) -> Any:
-    """Construct a scalar exactly as ``yaml.safe_load`` would (dates, ints, bools)."""
-    return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+        return [_build(item, (*path, i), line_map, make) for i, item in enumerate(node.value)]
+    return make.construct_object(node, deep=True)  # a scalar, exactly as yaml.safe_load makes it
