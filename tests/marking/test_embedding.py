@@ -113,12 +113,12 @@ def test_a_hub_model_is_not_downloaded_by_default(no_network: list[object]) -> N
     from viva.marking.backends import build_marker
 
     with pytest.raises(Unavailable) as raised:
-        build_marker(Settings(semantic_model="viva-tests/no-such-model"))
+        build_marker(Settings(marking_backend="aligned", semantic_model="viva-tests/no-such-model"))
     assert "VIVA_ALLOW_DOWNLOADS" in str(raised.value) and "no-such-model" in str(raised.value)
     assert no_network == []
 
 
-def test_the_default_marker_builds_and_marks_offline(no_network: list[object], decode_question) -> None:  # type: ignore[no-untyped-def]
+def test_the_aligned_marker_builds_and_marks_offline(no_network: list[object], decode_question) -> None:  # type: ignore[no-untyped-def]
     from viva.marking.aligned import AlignedBackend
 
     marker = AlignedBackend.from_settings(Settings())

@@ -1,4 +1,4 @@
-"""The default marker: the lexical rules, with token alignment crediting points said in other words.
+"""The aligned marker: the lexical rules, with token alignment crediting points said in other words.
 
 Each marking point's words are aligned with the answer's words in context (MiniLM
 contextual token vectors, :mod:`viva.marking.embedding`): every content word piece of the
@@ -9,8 +9,8 @@ the answer's words it aligned with are its evidence.
 
 Embeddings cannot tell a claim from its negation or its swapped roles, so the clause rules
 of the lexical marker keep the last word: a point the words contradict earns nothing, a
-misconception asserted caps the score, and a point only the alignment found must be
-fully covered to count as made.
+misconception asserted caps the score and withholds all alignment credit, and a point only
+the alignment found must be fully covered to count as made.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def combine(result: PointResult, recall: float, evidence: Spans) -> PointResult:
 class AlignedBackend:
     """Lexical marking, with token alignment recall raising the credit of paraphrased points."""
 
-    name = "default"
+    name = "aligned"
     version = VERSION
 
     def __init__(self, embed: Embedder) -> None:
@@ -152,6 +152,11 @@ class AlignedBackend:
             )
             base = max(0.0, min(1.0, (predicted - scoring.REFERENCE_ZERO) / scoring.REFERENCE_SPAN))
             blended = results
+        elif found:
+            # the answer asserts a known wrong claim: its right-sounding words are exactly what
+            # similarity cannot judge, so only what the rules found earns credit
+            blended = results
+            base = scoring.authored_score(question, blended)
         else:
             blended = [
                 combine(r, *point_alignment(self._cached(p.text), encoded, answer, prompt))

@@ -11,9 +11,9 @@ The built-in backends are registered the same way in Viva's own ``pyproject.toml
 metadata is older still finds them; a test keeps the two equal). A third-party entry point
 cannot replace a built-in name.
 
-``default`` is the lexical rules plus MiniLM token alignment on onnxruntime (offline, with
-the packaged model); ``lexical`` is the rules alone (pure Python); ``semantic`` blends
-sentence cosine instead of alignment; ``llm`` asks an OpenAI-compatible server
+``default`` is the lexical rules (pure Python, deterministic; ``lexical`` is another name for
+it); ``aligned`` adds MiniLM token alignment on onnxruntime and ``semantic`` sentence
+similarity from the same packaged model (offline); ``llm`` asks an OpenAI-compatible server
 (``viva[llm]``); ``auto`` is the LLM when one is configured and answers, else ``default``.
 Asking for a backend whose extra or model is missing raises
 :class:`~viva.errors.Unavailable` with the command that fixes it, never an ImportError.
@@ -51,25 +51,26 @@ Backend = Marker  # the older name, kept while callers move to Marker
 Factory = Callable[["Settings"], Marker]
 
 BUILTIN: dict[str, str] = {
-    "default": "viva.marking.backends:aligned_marker",
+    "default": "viva.marking.backends:lexical_marker",
     "lexical": "viva.marking.backends:lexical_marker",
+    "aligned": "viva.marking.backends:aligned_marker",
     "semantic": "viva.marking.backends:semantic_marker",
     "llm": "viva.marking.llm:llm_marker",
     "auto": "viva.marking.backends:auto_marker",
 }
-"""The built-in backends, as registered in ``pyproject.toml``."""
-ALIASES: frozenset[str] = frozenset()
+"""The built-in backends, as registered in ``pyproject.toml``; ``lexical`` is an alias."""
+ALIASES = frozenset({"lexical"})
 
 
 def aligned_marker(settings: Settings) -> Marker:
-    """The default backend: lexical rules plus token alignment with the packaged MiniLM."""
+    """The lexical rules plus token alignment with the packaged MiniLM (opt-in)."""
     from viva.marking.aligned import AlignedBackend
 
     return AlignedBackend.from_settings(settings)
 
 
 def lexical_marker(settings: Settings) -> Marker:
-    """The rules alone; it needs nothing from ``settings``."""
+    """The default backend, the rules alone; it needs nothing from ``settings``."""
     from viva.marking.lexical import LexicalBackend
 
     return LexicalBackend()
@@ -83,17 +84,13 @@ def semantic_marker(settings: Settings) -> Marker:
 
 def auto_marker(settings: Settings) -> Marker:
     """The best backend that is configured and works: the LLM when a base URL is set and
-    its server answers, else the default (aligned) marker, else the rules alone if its
-    model cannot load. Only a configured URL is ever contacted."""
+    its server answers, else the default. Only a configured URL is ever contacted."""
     if settings.llm_base_url:
         from viva.marking.llm import reachable
 
         if reachable(settings):
             return build_marker(settings.with_(marking_backend="llm"))
-    try:
-        return aligned_marker(settings.with_(allow_downloads=False))
-    except Unavailable:
-        return lexical_marker(settings)
+    return lexical_marker(settings)
 
 
 def _registered() -> dict[str, EntryPoint]:
