@@ -30,10 +30,10 @@ from viva.store.models import Interview
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, State, verify_csrf
 from viva.web.rendering import render
-from viva.web.routes.speech import TOKEN_ROOM, Upload, _upload_limit
 from viva.web.spoken import heard_from
 from viva.web.state import AppState
 from viva.web.transcription import mime_of
+from viva.web.uploads import TOKEN_ROOM, Upload, upload_limit
 
 HEADINGS = {
     "question": "Question",
@@ -256,13 +256,13 @@ def router_for(settings: Settings) -> APIRouter:
         upload,
         methods=["POST"],
         response_class=HTMLResponse,
-        max_body_size=_upload_limit(settings),
+        max_body_size=upload_limit(settings),
     )
     router.add_api_route(
         "/interview/{key}/spoken",
         answer_spoken,
         methods=["POST"],
-        max_body_size=TOKEN_ROOM + _upload_limit(settings) - settings.max_audio_bytes,
+        max_body_size=TOKEN_ROOM + upload_limit(settings) - settings.max_audio_bytes,
         form_limits={"max_part_size": TOKEN_ROOM},
     )
     router.add_api_route("/interview/{key}/finish", finish, methods=["POST"])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict
 
@@ -34,14 +34,7 @@ from viva.web.routes.practice import ScopeText, sitting_id
 from viva.web.spoken import Heard, encode_audio, heard_from, kept_audio
 from viva.web.state import AppState
 from viva.web.transcription import mime_of
-
-FORM_OVERHEAD = 64 * 1024
-TOKEN_ROOM = 1024 * 1024
-"""Room for the signed transcript (compressed word timings of a few minutes of speech)."""
-
-Upload = Annotated[
-    UploadFile | None, File(description="the recording: WebM/Opus, Ogg, MP4/AAC, WAV, MP3, FLAC")
-]
+from viva.web.uploads import TOKEN_ROOM, Upload, upload_limit
 
 
 async def upload_answer(
@@ -197,10 +190,6 @@ async def transcribe_answer(
     return SpokenOut(transcript=transcript, marking=marking, delivery=measure_delivery(transcript, marking))
 
 
-def _upload_limit(settings: Settings) -> int:
-    return settings.max_audio_bytes + settings.max_answer_chars * 4 + FORM_OVERHEAD
-
-
 def page_router(settings: Settings) -> APIRouter:
     router = APIRouter(include_in_schema=False, dependencies=[Depends(verify_csrf)])
     router.add_api_route(
@@ -208,7 +197,7 @@ def page_router(settings: Settings) -> APIRouter:
         upload_answer,
         methods=["POST"],
         response_class=HTMLResponse,
-        max_body_size=_upload_limit(settings),
+        max_body_size=upload_limit(settings),
     )
     # a kept recording comes back base64-encoded in a form field: a third larger
     kept_chars = settings.max_audio_bytes * 4 // 3 + 4
@@ -216,7 +205,7 @@ def page_router(settings: Settings) -> APIRouter:
         "/practice/{topic_id}/{question_id}/spoken",
         mark_spoken,
         methods=["POST"],
-        max_body_size=kept_chars + TOKEN_ROOM + _upload_limit(settings) - settings.max_audio_bytes,
+        max_body_size=kept_chars + TOKEN_ROOM + upload_limit(settings) - settings.max_audio_bytes,
         form_limits={"max_part_size": max(kept_chars, TOKEN_ROOM)},
     )
     router.add_api_route("/recordings/{recording_id}", play_recording, methods=["GET"])
@@ -232,7 +221,7 @@ def api_router(settings: Settings) -> APIRouter:
         methods=["POST"],
         response_model=SpokenOut,
         dependencies=[Depends(verify_csrf)],
-        max_body_size=_upload_limit(settings),
+        max_body_size=upload_limit(settings),
         responses=error_responses(
             {
                 401: "not signed in",
