@@ -53,6 +53,30 @@ def test_round_trip_is_lossless(practice: Practice, bank: Bank, user: User, db: 
     assert again == exported
 
 
+def _memory(db: Session, user: User) -> list[tuple[object, ...]]:
+    from viva.store.interviews import point_memory
+
+    fields = ("question_id", "point_id", "core", "times_covered", "times_missed")
+    seen = ("last_covered_at", "last_missed_at")
+    return [tuple(getattr(r, name) for name in fields + seen) for r in point_memory(db, user.id)]
+
+
+def test_import_rebuilds_what_a_mock_interview_presses_on(
+    practice: Practice, bank: Bank, user: User, db: Session
+) -> None:
+    """Point memory is not in the file: it is rebuilt from the imported markings, equal to
+    what answering built in the source account, and a repeated import counts nothing twice."""
+    _history(practice, bank, user)
+    source = _memory(db, user)
+    assert source and any(row[3] for row in source) and any(row[4] for row in source)
+    exported = practice.export_history(user)
+    practice.import_history(copy.deepcopy(exported), as_user="copy")
+    twin = get_or_create_user(db, "copy", NOW)
+    assert _memory(db, twin) == source
+    practice.import_history(exported, as_user="copy")
+    assert _memory(db, twin) == source
+
+
 def test_import_is_idempotent(practice: Practice, bank: Bank, user: User) -> None:
     _history(practice, bank, user)
     exported = practice.export_history(user)

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from viva.errors import InvalidInput
 from viva.marking.result import Marking
 from viva.store import attempts as attempt_repo
+from viva.store import interviews as interview_repo
 from viva.store import reviews as review_repo
 from viva.store.models import Attempt, User
 from viva.store.users import get_or_create_user, get_user
@@ -234,6 +235,10 @@ def import_document(
             attempt_repo.add_attempt(
                 session,
                 Attempt(user_id=user.id, marking_json=record.marking.model_dump(mode="json"), **fields),
+            )
+            # what a mock interview presses on is rebuilt from the markings, as answering does
+            interview_repo.remember_points(
+                session, user.id, record.question_id, record.marking, record.answered_at
             )
             added += 1
         for state in history.review_states:

@@ -39,6 +39,7 @@ def remember_points(
     """Note, for each point of ``marking``, that it was covered (in full) or missed at ``now``.
 
     The caller holds the question's review-state lock, so two answers never race on a row.
+    Answers may be noted out of order (an import), so the last-seen times only move forward.
     """
     rows = {
         row.point_id: row
@@ -62,11 +63,15 @@ def remember_points(
         row.core, row.text = point.core, point.text
         if point.status == "covered":
             row.times_covered += 1
-            row.last_covered_at = now
+            row.last_covered_at = _later(row.last_covered_at, now)
         else:
             row.times_missed += 1
-            row.last_missed_at = now
+            row.last_missed_at = _later(row.last_missed_at, now)
     session.flush()
+
+
+def _later(seen: datetime | None, now: datetime) -> datetime:
+    return now if seen is None or now > seen else seen
 
 
 def point_memory(session: Session, user_id: int) -> Sequence[PointMemory]:
