@@ -46,7 +46,7 @@ ALIGNED_SHARE = 1.0
 EVIDENCE_AT = 0.6  # a point word aligned at least this well marks its answer word as evidence
 # Reference mode: the lexical model's predicted mark (0-5), the reference's alignment recall
 # (on a 0-5 scale) and their product, fitted by leave-one-question-out cross-validation on
-# the Mohler dev set (benchmarks/asag_cv.py --backend default).
+# the Mohler dev set (benchmarks/asag_cv.py --backend aligned).
 REFERENCE_BLEND = {"intercept": -1.371, "lexical": 1.033, "aligned": 1.823, "both": -1.553}
 
 Spans = tuple[tuple[int, int], ...]
