@@ -1,4 +1,4 @@
-"""How the aligned marker's alignment constants were chosen (authored mode, leave-one-question-out).
+"""How the default marker's alignment constants were chosen (authored mode, leave-one-question-out).
 
     .venv/bin/python benchmarks/alignment_grid.py
 
@@ -10,7 +10,7 @@ small grid, with and without crediting untouched points from middling similarity
 computes the AUC; then, for each question in turn, picks the setting with the best AUC on
 the other questions and scores the held-out one with it. Prints the lexical AUC, the best
 settings on everything, and the pooled held-out AUC with the settings picked, both among the
-settings where an untouched point needs full similarity (what the aligned marker ships) and
+settings where an untouched point needs full similarity (what the default marker ships) and
 among all.
 """
 
@@ -115,7 +115,7 @@ def top(settings: list[Setting], scores: Scores, labels: list[int]) -> list[obje
 
 
 def main() -> None:
-    engine = get_backend("aligned")
+    engine = get_backend("default")
     assert isinstance(engine, AlignedBackend)
     strict = [s for s in GRID if s[3]]
     for name, file in FILES.items():
@@ -131,7 +131,7 @@ def main() -> None:
                     "lexical_auc": round(auc([score(r, None) for r in prepared], labels) or 0, 4),
                     "best_on_all": top(GRID, scores, labels),
                     "best_strict_on_all": top(strict, scores, labels),
-                    # strict: an untouched point needs full similarity, the rule the aligned marker ships
+                    # strict: an untouched point needs full similarity, the rule the default ships
                     "loqo_auc_strict": held_out_auc(strict, prepared, scores, labels),
                     "loqo_auc_any": held_out_auc(GRID, prepared, scores, labels),
                 }

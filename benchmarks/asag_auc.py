@@ -1,6 +1,6 @@
 """AUC of each marker on the SemEval-2013 2-way training splits (SciEntsBank, Beetle).
 
-    .venv/bin/python benchmarks/asag_auc.py [--backends default,aligned,semantic] [--limit N]
+    .venv/bin/python benchmarks/asag_auc.py [--backends default,lexical,semantic] [--limit N]
 
 Every answer is marked in reference-only mode against the question's best reference, one
 at a time, as the app meets a new question; nothing in the markers was fitted on these
@@ -69,7 +69,7 @@ def loqo_auc(xs: list[list[float]], labels: list[int], groups: list[str]) -> flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backends", default="default,aligned,semantic")
+    parser.add_argument("--backends", default="default,lexical,semantic")
     parser.add_argument("--limit", type=int, default=0, help="first N answers of each file (0: all)")
     args = parser.parse_args()
     for name, file in FILES.items():

@@ -1,11 +1,11 @@
 """Leave-questions-out cross-validation of the reference-mode score on a labelled ASAG set.
 
-    .venv/bin/python benchmarks/asag_cv.py [mohler-dev.jsonl] [--backend aligned|semantic]
+    .venv/bin/python benchmarks/asag_cv.py [mohler-dev.jsonl] [--backend default|semantic]
     .venv/bin/python benchmarks/asag_cv.py --backend llm --base-url URL [--model NAME] [--limit N]
 
 The file defaults to /work/shared/data/asag/mohler-dev.jsonl. For each question in turn,
 the reference-mode linear model (the coefficients in ``viva.marking.scoring``, and
-``REFERENCE_BLEND`` in ``viva.marking.aligned`` for the aligned marker or
+``REFERENCE_BLEND`` in ``viva.marking.aligned`` for the default marker or
 ``viva.marking.semantic``; for a blend, both the lexical model and the blend on top of it)
 is refitted on all *other* questions and used to mark this one; the printed Pearson r pools
 those held-out predictions, which is what a new question in the bank meets. It also prints
@@ -104,7 +104,7 @@ def _similarities(backend: str, rows: list[dict[str, str]]) -> tuple[list[float]
         elif isinstance(engine, semantic.SemanticBackend):
             recall.append(engine.similarities(q, lexical.assess(q, row["answer"])[0])[1])
         shipped.append(engine.mark(q, row["answer"]).score)
-    module = aligned if backend == "aligned" else semantic
+    module = aligned if backend == "default" else semantic
     return recall, shipped, list(module.REFERENCE_BLEND.values())
 
 
@@ -136,7 +136,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="with another --backend: mark only the first N answers")
     args = parser.parse_args()
     rows = read_jsonl(args.path)
-    if args.backend not in (None, "aligned", "semantic"):
+    if args.backend not in (None, "default", "semantic"):
         marker_pearson(args, rows[: args.limit])
         return
     lexical = LexicalBackend()

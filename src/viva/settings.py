@@ -43,15 +43,15 @@ class Settings:
     )
     marking_backend: str = _setting(
         "default",
-        "Marker backend: default (the lexical rules), aligned (the rules plus MiniLM token "
-        "alignment), semantic (the rules plus sentence similarity), llm, auto (the LLM when one is "
+        "Marker backend: default (the lexical rules plus MiniLM token alignment), lexical (the "
+        "rules alone), semantic (the rules plus sentence similarity), llm, auto (the LLM when one is "
         "configured and answers, else default), or one a package registers under the "
         "`viva.markers` entry-point group.",
         "VIVA_MARKING_BACKEND",
     )
     semantic_model: str = _setting(
         "sentence-transformers/all-MiniLM-L6-v2",
-        "Embedding model of the aligned and semantic markers: this name is the packaged int8 MiniLM; "
+        "Embedding model of the default and semantic markers: this name is the packaged int8 MiniLM; "
         "else a local folder with model.onnx and tokenizer.json, or a hub repository with an ONNX "
         "export (downloaded only with VIVA_ALLOW_DOWNLOADS).",
         "VIVA_SEMANTIC_MODEL",

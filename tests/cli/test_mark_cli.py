@@ -110,7 +110,7 @@ def test_a_fallback_marking_says_so_in_both_formats(bank_dir: Path, tmp_path: Pa
     human = runner.invoke(app, args, env=env)
     assert human.exit_code == 0 and "fallback: the LLM request failed (ConnectError" in human.stdout
     as_json = json.loads(runner.invoke(app, [*args, "--format", "json"], env=env).stdout)
-    assert as_json["backend"] == "default" and "ConnectError" in as_json["fallback_reason"]
+    assert as_json["backend"] == "lexical" and "ConnectError" in as_json["fallback_reason"]
 
 
 def test_the_llm_backend_without_a_server_fails_in_one_line_with_the_fix(bank_dir: Path) -> None:

@@ -1,4 +1,4 @@
-"""The aligned marker: token alignment credits paraphrase, with evidence; the clause rules veto."""
+"""The default marker: token alignment credits paraphrase, with evidence; the clause rules veto."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ PARAPHRASE = "Every step has to load the whole model, weight by weight, from HBM
 
 @pytest.fixture(scope="module")
 def marker() -> AlignedBackend:
-    backend = get_backend("aligned")
+    backend = get_backend("default")
     assert isinstance(backend, AlignedBackend)
     return backend
 
@@ -100,7 +100,7 @@ def test_misconception_caps_the_score(marker: AlignedBackend, decode_question: Q
 
 def test_empty_answer_is_weak(marker: AlignedBackend, decode_question: Question) -> None:
     marking = marker.mark(decode_question, "  ")
-    assert marking.verdict == "weak" and marking.backend == "aligned"
+    assert marking.verdict == "weak" and marking.backend == "default"
 
 
 def test_an_answer_stating_a_misconception_gets_no_alignment_credit(
@@ -113,6 +113,6 @@ def test_an_answer_stating_a_misconception_gets_no_alignment_credit(
     )
     marking = marker.mark(decode_question, answer)
     assert marking.misconceptions, "the claim is one the question's rubric names"
-    words_alone = get_backend("default").mark(decode_question, answer)
+    words_alone = get_backend("lexical").mark(decode_question, answer)
     assert [p.credit for p in marking.points] == [p.credit for p in words_alone.points]
     assert marking.score == words_alone.score

@@ -40,7 +40,7 @@ def test_answer_that_works_is_strong(bank: Bank, question_id: str) -> None:
     assert all(p.status != "missed" for p in marking.points if p.core)
 
 
-@pytest.mark.parametrize("backend", ["aligned", "semantic"])
+@pytest.mark.parametrize("backend", ["lexical", "semantic"])
 @pytest.mark.parametrize("question_id", EIGHT)
 def test_answer_that_works_is_strong_on_every_backend(bank: Bank, backend: str, question_id: str) -> None:
     question = bank.question(f"gpus-and-accelerators/{question_id}")

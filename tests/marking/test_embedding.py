@@ -118,7 +118,7 @@ def test_a_hub_model_is_not_downloaded_by_default(no_network: list[object]) -> N
     assert no_network == []
 
 
-def test_the_aligned_marker_builds_and_marks_offline(no_network: list[object], decode_question) -> None:  # type: ignore[no-untyped-def]
+def test_the_default_marker_builds_and_marks_offline(no_network: list[object], decode_question) -> None:  # type: ignore[no-untyped-def]
     from viva.marking.aligned import AlignedBackend
 
     marker = AlignedBackend.from_settings(Settings())

@@ -207,7 +207,7 @@ def test_no_server_falls_back_to_the_local_marker_and_says_why(decode_question: 
     marker = LLMBackend(f"http://127.0.0.1:{closed_port()}/v1", "m", timeout=2)
     marking = marker.mark(decode_question, CORRECT)
     assert marking.fallback_reason is not None and "ConnectError" in marking.fallback_reason
-    assert marking.backend == "default"  # says who really marked it
+    assert marking.backend == "lexical"  # says who really marked it: the rules alone
     assert [p.status for p in marking.points] == ["covered", "missed", "covered"]
 
 

@@ -137,7 +137,7 @@ def test_a_server_error_falls_back_to_the_local_marker(llm_server: str) -> None:
     marker = LLMBackend(llm_server + "/no-such-api", "m", timeout=30)
     marking = marker.mark(QUESTION, CORRECT)
     assert marking.fallback_reason is not None and "404" in marking.fallback_reason
-    assert marking.backend == "default" and marking.verdict == "strong"
+    assert marking.backend == "lexical" and marking.verdict == "strong"
 
 
 def test_a_server_too_slow_for_the_timeout_falls_back(llm_server: str) -> None:
@@ -146,4 +146,4 @@ def test_a_server_too_slow_for_the_timeout_falls_back(llm_server: str) -> None:
     marking = marker.mark(QUESTION, "Decode waits on memory bandwidth rather than on arithmetic.")
     assert marker.requests == 1
     assert marking.fallback_reason is not None and "did not answer within 0.05 s" in marking.fallback_reason
-    assert marking.backend == "default"
+    assert marking.backend == "lexical"

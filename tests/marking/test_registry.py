@@ -69,7 +69,7 @@ def test_a_backend_a_package_registers_is_found_and_built_from_settings(
 
 def test_a_package_cannot_take_over_a_built_in_name(plugin_distribution: Path, tmp_path: Path) -> None:
     marker = build_marker(Settings(data_dir=tmp_path, marking_backend="default"))
-    assert type(marker) is LexicalBackend
+    assert type(marker) is AlignedBackend
 
 
 def test_without_the_package_the_name_is_unknown(tmp_path: Path) -> None:
@@ -84,15 +84,12 @@ def test_the_built_ins_are_registered_as_entry_points_in_pyproject() -> None:
 
 
 def test_backend_names_lists_the_built_ins_without_aliases() -> None:
-    assert backend_names()[:5] == ["default", "aligned", "semantic", "llm", "auto"]
-    assert "lexical" not in backend_names()
+    assert backend_names()[:5] == ["default", "lexical", "semantic", "llm", "auto"]
+    assert "aligned" not in backend_names()
 
 
-def test_lexical_is_an_alias_of_default(tmp_path: Path) -> None:
+def test_lexical_is_the_rules_alone_and_aligned_names_the_default(tmp_path: Path) -> None:
     assert type(build_marker(Settings(data_dir=tmp_path, marking_backend="lexical"))) is LexicalBackend
-
-
-def test_aligned_is_the_rules_with_token_alignment(tmp_path: Path) -> None:
     assert type(build_marker(Settings(data_dir=tmp_path, marking_backend="aligned"))) is AlignedBackend
 
 
@@ -117,7 +114,7 @@ def test_auto_never_downloads_a_model(tmp_path: Path) -> None:
     settings = Settings(
         data_dir=tmp_path, marking_backend="auto", semantic_model="no-such/model", allow_downloads=True
     )
-    assert build_marker(settings).name == "default"  # no model is asked for, so none is fetched
+    assert build_marker(settings).name == "lexical"  # the missing model is skipped, not fetched
 
 
 def test_a_missing_semantic_model_fails_at_once_with_the_fix(tmp_path: Path) -> None:

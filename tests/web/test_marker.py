@@ -80,4 +80,4 @@ def test_a_marking_the_llm_could_not_make_says_so_on_the_page(
         page = client.get(f"/attempts/{attempt_id}")
         stored = client.get(f"/api/v1/attempts/{attempt_id}").json()["marking"]
     assert "Marked by the local marker" in page.text and "ConnectError" in page.text
-    assert stored["backend"] == "default" and "ConnectError" in stored["fallback_reason"]
+    assert stored["backend"] == "lexical" and "ConnectError" in stored["fallback_reason"]

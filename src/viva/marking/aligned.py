@@ -1,4 +1,4 @@
-"""The aligned marker: the lexical rules, with token alignment crediting points said in other words.
+"""The default marker: the lexical rules, with token alignment crediting points said in other words.
 
 Each marking point's words are aligned with the answer's words in context (MiniLM
 contextual token vectors, :mod:`viva.marking.embedding`): every content word piece of the
@@ -46,7 +46,7 @@ ALIGNED_SHARE = 1.0
 EVIDENCE_AT = 0.6  # a point word aligned at least this well marks its answer word as evidence
 # Reference mode: the lexical model's predicted mark (0-5), the reference's alignment recall
 # (on a 0-5 scale) and their product, fitted by leave-one-question-out cross-validation on
-# the Mohler dev set (benchmarks/asag_cv.py --backend aligned).
+# the Mohler dev set (benchmarks/asag_cv.py --backend default).
 REFERENCE_BLEND = {"intercept": -1.371, "lexical": 1.033, "aligned": 1.823, "both": -1.553}
 
 Spans = tuple[tuple[int, int], ...]
@@ -105,7 +105,7 @@ def combine(result: PointResult, recall: float, evidence: Spans) -> PointResult:
 class AlignedBackend:
     """Lexical marking, with token alignment recall raising the credit of paraphrased points."""
 
-    name = "aligned"
+    name = "default"
     version = VERSION
 
     def __init__(self, embed: Embedder) -> None:

@@ -11,10 +11,11 @@ The built-in backends are registered the same way in Viva's own ``pyproject.toml
 metadata is older still finds them; a test keeps the two equal). A third-party entry point
 cannot replace a built-in name.
 
-``default`` is the lexical rules (pure Python, deterministic; ``lexical`` is another name for
-it); ``aligned`` adds MiniLM token alignment on onnxruntime and ``semantic`` sentence
-similarity from the same packaged model (offline); ``llm`` asks an OpenAI-compatible server
-(``viva[llm]``); ``auto`` is the LLM when one is configured and answers, else ``default``.
+``default`` (also ``aligned``) is the lexical rules plus MiniLM token alignment on
+onnxruntime, with the packaged model (offline); ``lexical`` is the rules alone (pure Python);
+``semantic`` blends sentence similarity from the same model instead; ``llm`` asks an
+OpenAI-compatible server (``viva[llm]``); ``auto`` is the LLM when one is configured and
+answers, else ``default``.
 Asking for a backend whose extra or model is missing raises
 :class:`~viva.errors.Unavailable` with the command that fixes it, never an ImportError.
 """
@@ -51,26 +52,26 @@ Backend = Marker  # the older name, kept while callers move to Marker
 Factory = Callable[["Settings"], Marker]
 
 BUILTIN: dict[str, str] = {
-    "default": "viva.marking.backends:lexical_marker",
-    "lexical": "viva.marking.backends:lexical_marker",
+    "default": "viva.marking.backends:aligned_marker",
     "aligned": "viva.marking.backends:aligned_marker",
+    "lexical": "viva.marking.backends:lexical_marker",
     "semantic": "viva.marking.backends:semantic_marker",
     "llm": "viva.marking.llm:llm_marker",
     "auto": "viva.marking.backends:auto_marker",
 }
-"""The built-in backends, as registered in ``pyproject.toml``; ``lexical`` is an alias."""
-ALIASES = frozenset({"lexical"})
+"""The built-in backends, as registered in ``pyproject.toml``; ``aligned`` is an alias."""
+ALIASES = frozenset({"aligned"})
 
 
 def aligned_marker(settings: Settings) -> Marker:
-    """The lexical rules plus token alignment with the packaged MiniLM (opt-in)."""
+    """The default backend: the lexical rules plus token alignment with the packaged MiniLM."""
     from viva.marking.aligned import AlignedBackend
 
     return AlignedBackend.from_settings(settings)
 
 
 def lexical_marker(settings: Settings) -> Marker:
-    """The default backend, the rules alone; it needs nothing from ``settings``."""
+    """The rules alone; it needs nothing from ``settings``."""
     from viva.marking.lexical import LexicalBackend
 
     return LexicalBackend()
@@ -84,13 +85,17 @@ def semantic_marker(settings: Settings) -> Marker:
 
 def auto_marker(settings: Settings) -> Marker:
     """The best backend that is configured and works: the LLM when a base URL is set and
-    its server answers, else the default. Only a configured URL is ever contacted."""
+    its server answers, else the default, else the rules alone if its model cannot load
+    (nothing is downloaded here). Only a configured URL is ever contacted."""
     if settings.llm_base_url:
         from viva.marking.llm import reachable
 
         if reachable(settings):
             return build_marker(settings.with_(marking_backend="llm"))
-    return lexical_marker(settings)
+    try:
+        return aligned_marker(settings.with_(allow_downloads=False))
+    except Unavailable:
+        return lexical_marker(settings)
 
 
 def _registered() -> dict[str, EntryPoint]:

@@ -115,7 +115,7 @@ def question_id_of(question: Question) -> str:
 class LexicalBackend:
     """Marks by matching terms; see the module docstring for the steps."""
 
-    name = "default"
+    name = "lexical"
     version = VERSION
 
     def assess(self, question: Question, answer: str) -> tuple[Analysis, list[PointResult], list[Detection]]:
