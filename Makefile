@@ -48,7 +48,7 @@ typecheck: $(TEST_STAMP)
 # cores; each one's report is printed whole once both have finished.
 bank-check: $(TEST_STAMP)
 	$(BIN)/viva bank check
-	$(BIN)/viva bank lint --backend lexical
+	$(BIN)/viva bank lint --strict --backend lexical
 	@a=$$(mktemp) s=$$(mktemp); \
 	$(BIN)/viva bank lint --backend default >$$a 2>&1 & pid=$$!; \
 	$(BIN)/viva bank lint --backend semantic >$$s 2>&1; rs=$$?; \

@@ -93,14 +93,12 @@ def test_a_third_of_questions_have_follow_ups(bank: Bank) -> None:
     assert len(with_follow_up) * 3 >= len(top_level)
 
 
-# Topics written before samples had kinds; they are being converted. Nothing may join this
-# list: a topic written now has a paraphrase, contrast, partial and fluent-wrong sample on
-# every top-level question (`viva bank lint --strict` checks the same).
-NOT_YET_CONVERTED = frozenset({"data-pipelines-and-input-performance", "training-dynamics-and-optimisation"})
+# Every topic has a paraphrase, contrast, partial and fluent-wrong sample on every top-level
+# question (`viva bank lint --strict` checks the same), and a topic added later must too.
 
 
 def test_every_new_topic_has_every_kind_of_sample(bank: Bank) -> None:
     from viva.marking.lint import missing_sample_kinds
 
-    lacking = {note.question_id.split("/")[0] for note in missing_sample_kinds(bank)}
-    assert lacking <= NOT_YET_CONVERTED, sorted(lacking - NOT_YET_CONVERTED)
+    lacking = sorted(note.question_id for note in missing_sample_kinds(bank))
+    assert lacking == []
