@@ -66,3 +66,17 @@ def test_a_wrong_current_password_changes_nothing(app: FastAPI) -> None:
         assert here.post("/account/password", data=short).status_code == 422
         assert there.get("/progress").status_code == 200
         assert _log_in(there, name, NEW_PASSWORD) == 401
+
+
+def test_pages_loaded_at_once_after_sign_in_share_one_csrf_token(app: FastAPI) -> None:
+    """Two tabs opened together right after signing in both get forms that submit.
+
+    Each tab sends the cookie it had at sign-in; whichever response's cookie the browser keeps,
+    the other tab's token must still match it, so the token cannot be made lazily per page.
+    """
+    with new_client(app) as browser, new_client(app) as other_tab:
+        sign_up(browser)
+        _copy_cookies(browser, other_tab)
+        first, second = csrf_from(browser, "/account"), csrf_from(other_tab, "/")
+        assert first == second
+        assert browser.post("/logout", data={"csrf_token": second}).status_code == 303

@@ -149,10 +149,13 @@ def remember(request: Request, session: Session, state: AppState, user: User) ->
     """Sign ``user`` in: a fresh server session, and its secret in a fresh cookie.
 
     Clearing the cookie first gives a new CSRF token too, so a planted cookie is worthless.
+    The token is made here, not on the first page that asks for it: pages loaded at once after
+    signing in (tabs, a script) would each make their own, and only one cookie can win.
     """
     request.session.clear()
     secret = web_sessions.open_session(session, user.id, state.clock(), session_lifetime(state))
     request.session.update({"uid": user.id, "name": user.name, "sid": secret})
+    csrf_token(request)
 
 
 def forget(request: Request, session: Session) -> None:
