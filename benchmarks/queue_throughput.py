@@ -64,6 +64,7 @@ class Run:
     turnarounds: list[float] = field(default_factory=list)
     pages: list[float] = field(default_factory=list)
     failed: int = 0
+    reasons: list[str] = field(default_factory=list)
 
 
 def recordings(folder: Path, seconds: float) -> list[tuple[bytes, float]]:
@@ -99,6 +100,7 @@ def answer(client: httpx.Client, clip: bytes, run: Run, lock: threading.Lock) ->
     if reply.status_code != 303:
         with lock:
             run.failed += 1
+            run.reasons.append(f"upload answered {reply.status_code}: {reply.text[:200]}")
         return
     job = reply.headers["location"].split("/")[2]
     while True:
@@ -109,6 +111,7 @@ def answer(client: httpx.Client, clip: bytes, run: Run, lock: threading.Lock) ->
     with lock:
         if state["state"] == "failed":
             run.failed += 1
+            run.reasons.append(f"job {job} failed: {state.get('error')}")
         else:
             run.turnarounds.append(time.monotonic() - began)
 
@@ -213,6 +216,8 @@ def report(runs: Iterator[Run]) -> None:
               f"{_p(run.turnarounds, 50):>10.1f} {_p(run.turnarounds, 95):>10.1f} "
               f"{_p(run.pages, 50) * 1000:>11.0f} {_p(run.pages, 95) * 1000:>11.0f} {run.failed:>6}",
               flush=True)  # fmt: skip
+        for reason in run.reasons:
+            print(f"{'':>13} failed: {reason}", flush=True)
 
 
 def main() -> None:
