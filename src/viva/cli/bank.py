@@ -91,7 +91,10 @@ def stats(
 def lint(
     ctx: typer.Context,
     path: Annotated[Path | None, typer.Argument(help="Content folder or one topic folder.")] = None,
-    backend: Annotated[str, typer.Option("--backend", help="Marker backend.")] = "default",
+    backend: Annotated[
+        str,
+        typer.Option("--backend", help="Marker: default, lexical, semantic, llm, auto or a plugin's."),
+    ] = "default",
     weakest: Annotated[int, typer.Option(help="How many of the weakest passes to list.")] = 5,
     strict: Annotated[
         bool, typer.Option("--strict", help="Also fail when a question lacks a sample of each kind.")

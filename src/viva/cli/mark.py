@@ -36,8 +36,10 @@ eval_app = typer.Typer(help="Measure the marker against labelled data.", no_args
 
 _SYMBOL = {"covered": "[green]✓[/]", "partial": "[yellow]~[/]", "missed": "[red]✗[/]"}
 BackendOption = Annotated[
-    str | None, typer.Option("--backend", help="Marker backend: default, lexical or semantic.")
+    str | None,
+    typer.Option("--backend", help="Marker: default, lexical, semantic, llm, auto or a plugin's."),
 ]
+
 
 def _highlighted(answer: str, marking: Marking) -> Text:
     text = Text(answer)
