@@ -15,20 +15,19 @@ the alignment found must be fully covered to count as made.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from viva.bank.model import Question
 from viva.marking import scoring
-from viva.marking.embedding import Embedder, Encoded, load_embedder
-from viva.marking.lexical import LexicalBackend, build_marking, prompt_keys, reference_features
+from viva.marking.embedding import Encoded
+from viva.marking.lexical import build_marking, prompt_keys, reference_features
 from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge
 from viva.marking.reference import is_reference_only
 from viva.marking.result import Marking
-from viva.marking.semantic import alignment_recall, piece_weights
+from viva.marking.semantic import EmbeddingMarker, alignment_recall, piece_weights
 
 if TYPE_CHECKING:
-    from viva.settings import Settings
+    pass
 
 VERSION = "2.0"
 # Alignment recall -> credit: 0 below ALIGNED_FROM, rising linearly to ALIGNED_SHARE at
@@ -102,23 +101,11 @@ def combine(result: PointResult, recall: float, evidence: Spans) -> PointResult:
     return PointResult(credit, result.evidence or evidence, False, lexical=result.credit)
 
 
-class AlignedBackend:
+class AlignedBackend(EmbeddingMarker):
     """Lexical marking, with token alignment recall raising the credit of paraphrased points."""
 
     name = "default"
     version = VERSION
-
-    def __init__(self, embed: Embedder) -> None:
-        self._embed = embed
-        self._lexical = LexicalBackend()
-        self._cached = functools.lru_cache(maxsize=8192)(self._embed_one)
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> AlignedBackend:
-        return cls(load_embedder(settings.semantic_model, allow_download=settings.allow_downloads))
-
-    def _embed_one(self, text: str) -> Encoded:
-        return self._embed([text])[0]
 
     def alignments(self, question: Question, answer: str) -> list[tuple[float, Spans]]:
         """Per point: its alignment recall and evidence spans (:func:`point_alignment`)."""
@@ -136,9 +123,8 @@ class AlignedBackend:
             return self._lexical.mark(question, answer).model_copy(
                 update={"backend": self.name, "backend_version": self.version}
             )
-        encoded = self._embed([answer])[0]
-        prompt = prompt_keys(question.prompt)
         if is_reference_only(question):
+            encoded = self._embed([answer])[0]
             lexical_mark = reference_features(
                 question, analysis, scoring.coverage(question, results)
             ).predicted_mark()
@@ -152,15 +138,12 @@ class AlignedBackend:
             )
             base = max(0.0, min(1.0, (predicted - scoring.REFERENCE_ZERO) / scoring.REFERENCE_SPAN))
             blended = results
-        elif found:
-            # the answer asserts a known wrong claim: its right-sounding words are exactly what
+        else:
+            # an answer asserting a known wrong claim: its right-sounding words are exactly what
             # similarity cannot judge, so only what the rules found earns credit
             blended = results
-            base = scoring.authored_score(question, blended)
-        else:
-            blended = [
-                combine(r, *point_alignment(self._cached(p.text), encoded, answer, prompt))
-                for p, r in zip(question.points, results, strict=True)
-            ]
+            if not found:
+                points = self.alignments(question, answer)
+                blended = [combine(r, *a) for r, a in zip(results, points, strict=True)]
             base = scoring.authored_score(question, blended)
         return build_marking(question, answer, analysis, blended, found, base, self.name, self.version)

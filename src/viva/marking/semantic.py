@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from viva.bank.model import Question
 from viva.marking import scoring
@@ -104,11 +104,9 @@ def chunks(analysis: Analysis) -> list[tuple[int, int]]:
     return pieces
 
 
-class SemanticBackend:
-    """Lexical marking, with embedding similarity raising the credit of paraphrased points."""
-
-    name = "semantic"
-    version = VERSION
+class EmbeddingMarker:
+    """What the markers that embed share: the lexical rules they build on, the model, and a
+    cache of embedded texts (point texts and reference answers recur on every answer)."""
 
     def __init__(self, embed: Embedder) -> None:
         self._embed = embed
@@ -116,11 +114,18 @@ class SemanticBackend:
         self._cached = functools.lru_cache(maxsize=8192)(self._embed_one)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> SemanticBackend:
+    def from_settings(cls, settings: Settings) -> Self:
         return cls(load_embedder(settings.semantic_model, allow_download=settings.allow_downloads))
 
     def _embed_one(self, text: str) -> Encoded:
         return self._embed([text])[0]
+
+
+class SemanticBackend(EmbeddingMarker):
+    """Lexical marking, with embedding similarity raising the credit of paraphrased points."""
+
+    name = "semantic"
+    version = VERSION
 
     def similarities(self, question: Question, analysis: Analysis) -> tuple[list[Similar], float]:
         """Per point: the best cosine and the span that earned it; and how much of the reference
