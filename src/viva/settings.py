@@ -56,6 +56,12 @@ class Settings:
         "export (downloaded only with VIVA_ALLOW_DOWNLOADS).",
         "VIVA_SEMANTIC_MODEL",
     )
+    marker_threads: int = _setting(
+        2,
+        "Cores the embedding model of the default and semantic markers uses for one answer; 2 "
+        "suits one person on a laptop, 1 a server running several web workers on few cores.",
+        "VIVA_MARKER_THREADS",
+    )
     allow_downloads: bool = _setting(
         False,
         "Let a marking model that is neither packaged nor local be downloaded once from its hub; "

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from viva.bank import load_bank
 from viva.bank.model import Question
 from viva.marking import get_backend
 from viva.marking.aligned import (
@@ -18,6 +21,9 @@ from viva.marking.aligned import (
 )
 from viva.marking.embedding import Encoded
 from viva.marking.points import PointResult
+from viva.settings import Settings
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 pytestmark = pytest.mark.semantic
 
@@ -116,3 +122,39 @@ def test_an_answer_stating_a_misconception_gets_no_alignment_credit(
     words_alone = get_backend("lexical").mark(decode_question, answer)
     assert [p.credit for p in marking.points] == [p.credit for p in words_alone.points]
     assert marking.score == words_alone.score
+
+
+def test_an_answer_the_rules_fully_credit_is_not_embedded_and_marks_the_same(
+    marker: AlignedBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skipping the model when alignment cannot raise any point saves most of the time of
+    answers the rules already credit in full, and changes no marking: every answer and
+    sample of a topic marks the same as with the model always run."""
+    from viva.marking import aligned
+
+    jobs = [
+        (q, a)
+        for topic in ("coding-for-ml", "deep-learning-basics")
+        for q in load_bank(CONTENT / topic)[0].questions()
+        for a in (q.answer, *(s.answer for s in q.samples))
+    ]
+    embedded: list[str] = []
+    real_embed = marker._embed
+    monkeypatch.setattr(marker, "_embed", lambda texts: embedded.extend(texts) or real_embed(texts))
+    skipping = [marker.mark(q, a) for q, a in jobs]
+    skipped = len(jobs) - sum(text in {a for _, a in jobs} for text in embedded)  # points are embedded too
+    monkeypatch.setattr(aligned, "can_rise", lambda result: True)
+    always = [marker.mark(q, a) for q, a in jobs]
+    assert skipped > len(jobs) // 5, "answers whose points the rules credit in full are common"
+    assert [m.model_dump() for m in skipping] == [m.model_dump() for m in always]
+
+
+def test_the_marker_threads_setting_reaches_the_model() -> None:
+    from viva.marking.embedding import load_embedder
+
+    one, two = (load_embedder(Settings().semantic_model, threads=n) for n in (1, 2))
+    assert [e._session.get_session_options().intra_op_num_threads for e in (one, two)] == [1, 2]
+    text = "Decode reads every weight from memory for each new token."
+    assert np.allclose(one([text])[0].tokens, two([text])[0].tokens, atol=1e-5)
+    built = AlignedBackend.from_settings(Settings(marker_threads=2))
+    assert built._embed._session.get_session_options().intra_op_num_threads == 2  # type: ignore[attr-defined]

@@ -91,6 +91,11 @@ def aligned_credit(recall: float) -> float:
     return ALIGNED_SHARE * max(0.0, min(1.0, (recall - ALIGNED_FROM) / (ALIGNED_FULL - ALIGNED_FROM)))
 
 
+def can_rise(result: PointResult) -> bool:
+    """Whether alignment could raise this point's credit; when none can, the answer is not embedded."""
+    return not result.contradicted and result.credit < ALIGNED_SHARE
+
+
 def combine(result: PointResult, recall: float, evidence: Spans) -> PointResult:
     """The lexical result, raised by the alignment unless the words contradict the point."""
     if result.contradicted:
@@ -142,7 +147,7 @@ class AlignedBackend(EmbeddingMarker):
             # an answer asserting a known wrong claim: its right-sounding words are exactly what
             # similarity cannot judge, so only what the rules found earns credit
             blended = results
-            if not found:
+            if not found and any(can_rise(r) for r in results):
                 points = self.alignments(question, answer)
                 blended = [combine(r, *a) for r, a in zip(results, points, strict=True)]
             base = scoring.authored_score(question, blended)

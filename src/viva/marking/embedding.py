@@ -56,13 +56,15 @@ class Embedder(Protocol):
 class OnnxEmbedder:
     """A BERT-style ONNX model with mean pooling, as a function from texts to :class:`Encoded`."""
 
-    def __init__(self, model: Path, tokenizer: Any) -> None:
+    def __init__(self, model: Path, tokenizer: Any, *, threads: int = 1) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
-        # One answer is a few dozen word pieces: extra threads only contend for the cores.
-        options.intra_op_num_threads = 1
+        # The matrix products of one answer split over ``threads`` cores; idle pool threads
+        # sleep rather than spin, since the marker's rules run in Python on the same cores.
+        options.intra_op_num_threads = max(1, threads)
         options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
         tokenizer.no_padding()
@@ -173,10 +175,11 @@ def model_files(model: str, *, allow_download: bool = False) -> tuple[Path, Path
 
 
 @functools.cache
-def load_embedder(model: str, *, allow_download: bool = False) -> OnnxEmbedder:
-    """``model`` (see :func:`model_files`) as an :class:`OnnxEmbedder`; nothing is downloaded
-    unless ``allow_download``. Loaded once per process and shared (an onnxruntime session and a
-    tokenizer are safe to use from several threads), so every app built in one process reuses it."""
+def load_embedder(model: str, *, allow_download: bool = False, threads: int = 1) -> OnnxEmbedder:
+    """``model`` (see :func:`model_files`) as an :class:`OnnxEmbedder` running on ``threads``
+    cores; nothing is downloaded unless ``allow_download``. Loaded once per process and shared
+    (an onnxruntime session and a tokenizer are safe to use from several threads), so every app
+    built in one process reuses it."""
     try:
         import onnxruntime  # noqa: F401
         import tokenizers  # noqa: F401
@@ -185,4 +188,4 @@ def load_embedder(model: str, *, allow_download: bool = False) -> OnnxEmbedder:
             "the embedding marker needs onnxruntime and tokenizers", hint=INSTALL_HINT
         ) from None
     path, vocab = model_files(model, allow_download=allow_download)
-    return OnnxEmbedder(path, _tokenizer(vocab))
+    return OnnxEmbedder(path, _tokenizer(vocab), threads=threads)

@@ -115,7 +115,13 @@ class EmbeddingMarker:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Self:
-        return cls(load_embedder(settings.semantic_model, allow_download=settings.allow_downloads))
+        return cls(
+            load_embedder(
+                settings.semantic_model,
+                allow_download=settings.allow_downloads,
+                threads=settings.marker_threads,
+            )
+        )
 
     def _embed_one(self, text: str) -> Encoded:
         return self._embed([text])[0]
