@@ -54,3 +54,25 @@ def test_question_words_weigh_less() -> None:
     plain = target("decode reads the weights", NONE)
     demoted = target("decode reads the weights", frozenset({"decod"}))
     assert demoted.weights[0] < plain.weights[0]
+
+
+def test_a_figure_said_up_to_rounding_is_the_figure() -> None:
+    claim = target("The weights take 14 GB in 16-bit precision.", NONE)
+    rounded = match(claim, analyse("in sixteen bit precision the weights take roughly 13.5 GB"))
+    other = match(claim, analyse("in sixteen bit precision the weights take 16 GB"))
+    assert rounded.coverage == 1.0
+    assert other.coverage < rounded.coverage
+    binary = match(target("about 1,000 tokens per second", NONE), analyse("1024 tokens per second"))
+    assert binary.coverage == 1.0
+
+
+def test_small_whole_numbers_must_match_exactly() -> None:
+    """Bytes per value and bit widths are not rounding: 2 bytes is not 2.1, 8-bit is not 9."""
+    claim = target("FP16 stores each value in 2 bytes", NONE)
+    assert match(claim, analyse("FP16 stores each value in 2 bytes")).coverage == 1.0
+    assert match(claim, analyse("FP16 stores each value in 2.1 bytes")).coverage < 1.0
+
+
+def test_words_that_python_reads_as_numbers_are_not_figures() -> None:
+    claim = target("the loss goes to infinity and then NaN", NONE)
+    assert match(claim, analyse("the loss goes to 12 and then 7")).coverage < 0.5

@@ -38,3 +38,15 @@ def test_stem_is_snowball_and_leaves_mixed_tokens() -> None:
 def test_sentences_are_counted() -> None:
     tokens = tokenize("One. Two three! Four")
     assert [t.sentence for t in tokens] == [0, 1, 1, 2]
+
+
+def test_a_number_with_thousands_separators_is_one_number() -> None:
+    tokens = tokenize("a context of 32,768 tokens, 1,000 users, then 12GB")
+    assert [t.norm for t in tokens if t.norm[0].isdigit()] == ["32768", "1000", "12"]
+    assert len({t.clause for t in tokens if t.norm in ("of", "32768", "tokens")}) == 1
+
+
+def test_a_comma_between_other_digits_still_separates() -> None:
+    tokens = tokenize("stages 1,2 and 3")
+    assert [t.norm for t in tokens][:3] == ["stages", "1", "2"]
+    assert tokens[1].clause != tokens[2].clause

@@ -105,6 +105,44 @@ def _near_spellings(word: str, answer: Analysis) -> list[int]:
     return sorted(found)
 
 
+# A figure said a little differently is the same figure: "about 13.5 GB" for 14 GB, 1,024 for
+# 1,000, 3.3 TB/s for 3.35. Beyond this relative difference it is another claim (70 % vs 75 %
+# of peak bandwidth, 16 vs 18 bytes per parameter). Small whole numbers (bytes per value,
+# bit widths, counts, "2x") must match exactly: there 2 and 2.1 are not rounding.
+NUMBER_TOLERANCE = 0.05
+EXACT_BELOW = 10
+
+
+def _number(word: str) -> float | None:
+    """The value of a word written in digits ("13.5"); None for any other word, "inf" and "nan" too."""
+    if not word[:1].isdigit():
+        return None
+    try:
+        return float(word)
+    except ValueError:
+        return None
+
+
+def near_number(point: float, said: float) -> bool:
+    """Whether ``said`` is ``point`` up to rounding (see :data:`NUMBER_TOLERANCE`)."""
+    if abs(point) < EXACT_BELOW and point == int(point):
+        return said == point
+    return abs(said - point) <= NUMBER_TOLERANCE * abs(point)
+
+
+def _near_numbers(word: str, answer: Analysis) -> list[int]:
+    """Positions of answer numbers within rounding of the number ``word``."""
+    value = _number(word)
+    if value is None:
+        return []
+    found: list[int] = []
+    for other, where in answer.surfaces.items():
+        said = _number(other)
+        if said is not None and near_number(value, said):
+            found.extend(where)
+    return sorted(found)
+
+
 Positions = tuple[list[int], list[list[int]], list[int]]
 
 
@@ -121,7 +159,7 @@ def _positions(term: Term, answer: Analysis) -> Positions:
     for key in term.core:
         hits.update(answer.positions.get(key, ()))
     if not hits:
-        hits.update(_near_spellings(term.surface, answer))
+        hits.update(_near_numbers(term.surface, answer) or _near_spellings(term.surface, answer))
     parts = []
     for keys in term.parts:
         found: set[int] = set()

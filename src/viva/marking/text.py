@@ -16,8 +16,12 @@ from viva.language import FILLER_PHRASES, FILLERS, NEGATORS, STOPWORDS, stem
 
 __all__ = ["FILLERS", "FILLER_PHRASES", "NEGATORS", "STOPWORDS", "Token", "stem", "tokenize"]
 
-_WORD = re.compile(r"\d+(?:\.\d+)?[A-Za-z]*|[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?")
-_CLAUSE_END = re.compile(r"[,;:()\u2014]|\s-\s|[.!?]+(?=\s|$)|\n")
+# "1,000" and "12,288" are one number; a comma between other digits ("1,2") separates.
+_THOUSANDS = r"\d{1,3}(?:,\d{3})+(?!\d)"
+_WORD = re.compile(
+    rf"(?:{_THOUSANDS}|\d+)(?:\.\d+)?[A-Za-z]*|[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?"
+)
+_CLAUSE_END = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[;:()\u2014]|\s-\s|[.!?]+(?=\s|$)|\n")
 _SENTENCE_END = re.compile(r"[.!?;:]+(?=\s|$)|\n\s*\n|\n(?=\s*[-*•])")
 _DIGITS_THEN_LETTERS = re.compile(r"^(\d+(?:\.\d+)?)([a-z]+)$")
 
@@ -97,6 +101,8 @@ def _raw_words(text: str) -> list[Word]:
             clause += 1
             next_clause += 1
         word = match.group().lower().replace("’", "'")
+        if word[0].isdigit():
+            word = word.replace(",", "")
         start, end = match.span()
         glued = _DIGITS_THEN_LETTERS.match(word)
         if glued and glued.group(2) not in {"st", "nd", "rd", "th", "s", "x", "e"}:
