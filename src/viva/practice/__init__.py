@@ -10,7 +10,7 @@ from viva.practice.history import HistoryDocument, ImportReport
 from viva.practice.lessons import LessonPointer
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
 from viva.practice.queue import NEW_PER_SITTING, DueItem, NextQuestion
-from viva.practice.schedule import Override, rating_for
+from viva.practice.schedule import rating_for
 from viva.practice.scope import Scope
 from viva.practice.service import KeptAudio, Practice, ScorePoint
 from viva.store.recordings import RecordingInfo
@@ -26,7 +26,6 @@ __all__ = [
     "LessonPointer",
     "Mastery",
     "NextQuestion",
-    "Override",
     "Practice",
     "RecordingInfo",
     "Scope",

@@ -19,13 +19,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
+from viva.domain import OVERRIDES, Override, as_override
 from viva.errors import Conflict, InvalidInput, NotFound
 from viva.marking.backends import Marker
 from viva.marking.result import Marking
 from viva.practice import history, queue, schedule
 from viva.practice import mastery as measures
 from viva.practice.lessons import LessonPointer, lesson_for
-from viva.practice.schedule import OVERRIDES, Override
 from viva.practice.scope import Scope
 from viva.speech.delivery import measure_delivery
 from viva.speech.transcript import Transcript
@@ -242,7 +242,7 @@ class Practice:
             return None
         card = schedule.new_card(attempts[0].answered_at)
         for attempt in attempts:
-            rating = schedule.rating_for(attempt.marking, _override(attempt.override))
+            rating = schedule.rating_for(attempt.marking, as_override(attempt.override))
             card = schedule.review(card, rating, attempt.answered_at)
         return self._save_card(user, question_id, card)
 
@@ -335,9 +335,3 @@ class Practice:
 def _aware(now: datetime) -> None:
     if now.tzinfo is None or now.utcoffset() is None:
         raise InvalidInput("now must be timezone-aware, e.g. datetime.now(UTC)")
-
-
-def _override(value: str | None) -> Override | None:
-    if value == "right":
-        return "right"
-    return "missed" if value == "missed" else None

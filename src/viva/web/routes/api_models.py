@@ -8,11 +8,12 @@ without giving the answer away.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from viva.bank import Question, Section, Topic
+from viva.domain import Override
 from viva.marking.result import Marking
 
 
@@ -126,9 +127,7 @@ class AttemptRequest(MarkRequest):
 
 
 class OverrideRequest(BaseModel):
-    verdict: Literal["right", "missed"] | None = Field(
-        description='"I was right", "I missed it", or null to withdraw'
-    )
+    verdict: Override | None = Field(description='"I was right", "I missed it", or null to withdraw')
 
 
 class AttemptOut(_Out):
