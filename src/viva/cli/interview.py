@@ -28,6 +28,7 @@ from viva.cli.common import (
     user_errors,
 )
 from viva.cli.practice import UserOption, _now, _store, _work
+from viva.cli.render import VERDICT_COLOUR
 from viva.errors import InvalidInput
 from viva.practice import debrief as debriefs
 from viva.practice import interview as rules
@@ -41,7 +42,6 @@ HEADINGS = {
     "generated": "They push further on what you left out",
     "follow-up": "They push further",
 }
-VERDICT_STYLE = {"strong": "green", "partial": "yellow", "weak": "red"}
 
 
 def _clock(seconds: float) -> str:
@@ -271,7 +271,7 @@ def _print_item(n: int, item: debriefs.DebriefItem) -> None:
     kind = "" if item.kind == "question" else f" ({HEADINGS[item.kind].lower()})"
     out.print(Text(f"\n{n}. {item.prompt}{kind}", style="bold"))
     out.print(
-        Text(f"   {item.verdict.upper()}", style=VERDICT_STYLE[item.verdict]).append(
+        Text(f"   {item.verdict.upper()}", style=VERDICT_COLOUR[item.verdict]).append(
             f"  score {item.score:.2f}"
         )
     )

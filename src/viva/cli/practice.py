@@ -15,21 +15,18 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.markdown import Markdown
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from viva.bank import Bank, Question
+from viva.bank import Bank
 from viva.cli.common import (
     FormatOption,
     OutputFormat,
-    authored,
     bank_for,
     err,
     fail,
@@ -40,19 +37,15 @@ from viva.cli.common import (
     settings,
     user_errors,
 )
+from viva.cli.render import show_feedback
 from viva.errors import InvalidInput
 from viva.marking import Marker
-from viva.marking.explain import point_tags, score_reasons
-from viva.marking.result import Marking
 from viva.practice import NEW_PER_SITTING, Practice, Scope, get_or_create_user
-from viva.practice.lessons import lesson_for
 from viva.store import User, make_engine, migrate, session_factory, session_scope
 
 UserOption = Annotated[
     str | None, typer.Option("--user", help="Candidate name (default: VIVA_USER or 'me').")
 ]
-STATUS = {"covered": ("✓", "green"), "partial": ("~", "yellow"), "missed": ("✗", "red")}
-
 
 
 def _now() -> datetime:
@@ -89,61 +82,6 @@ def _when(moment: datetime, now: datetime) -> str:
             label = f"{n} {unit}{'s' if n != 1 else ''}"
             return f"in {label}" if seconds > 0 else f"{label} ago"
     return "now"
-
-
-# -- showing a marking -------------------------------------------------------------------
-
-
-def _quote(marking: Marking, spans: list[Any]) -> str:
-    return " … ".join(f"“{marking.answer[s.start : s.end]}”" for s in spans)
-
-
-def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
-    """Each point ✓ / ~ / ✗ with its evidence, misconceptions, the model answer, what gets
-    marked up for this question, the lesson. Authored text is Markdown, rendered as such."""
-    colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
-    out.print(f"\n[bold {colour}]{marking.verdict.upper()}[/]  score {marking.score:.2f}")
-    for point in marking.points:
-        symbol, style = STATUS[point.status]
-        line = Text(f"  {symbol} ", style=style)
-        line.append_text(authored(point.text))
-        line.append(point_tags(point), style="dim")
-        if point.evidence and point.status != "missed":
-            line.append("  " + _quote(marking, point.evidence), style="italic cyan")
-        out.print(line)
-    for wrong in marking.misconceptions:
-        out.print(Text("  ✗ Misconception: ", style="red").append_text(authored(wrong.text)))
-        if wrong.evidence:
-            out.print(Text(f"    you said {_quote(marking, wrong.evidence)}", style="italic"))
-        out.print(Text("    → ").append_text(authored(wrong.correction)))
-    for reason in score_reasons(marking):
-        out.print(Text(f"  {reason}", style="dim"))
-    if marking.fallback_reason:
-        out.print(Text(f"  fallback: {marking.fallback_reason}", style="yellow"))
-    out.print(Text("Model answer", style="bold"))
-    out.print(Markdown(question.answer))
-    _show_marked_up(question, marking)
-    if marking.missed or any(p.status == "partial" for p in marking.points):
-        lesson = lesson_for(bank, question, marking)
-        out.print(Text(f"Taught in: {lesson.title} ({lesson.section_id})", style="bold"))
-        if lesson.excerpt:
-            out.print(Padding(Markdown(lesson.excerpt), (0, 0, 0, 2)))
-
-
-def _show_marked_up(question: Question, marking: Marking) -> None:
-    """This question's own "what gets marked up" list (never its section's), ticking what the
-    answer made; with the full answer when the bank gives one."""
-    extras = question.marked_up_points
-    if not extras:
-        return
-    made = {p.point_id for p in marking.points if not p.core and p.status == "covered"}
-    out.print(Text("What gets marked up", style="bold"))
-    for point in extras:
-        line = Text("  ✓ " if point.id in made else "  · ", style="green" if point.id in made else "dim")
-        out.print(line.append_text(authored(point.text)))
-    if question.full_answer:
-        out.print(Text("The full answer", style="bold"))
-        out.print(Markdown(question.full_answer))
 
 
 # -- viva practice -------------------------------------------------------------------------
@@ -214,7 +152,7 @@ def practice(
                     )
                     attempt_id, marking = attempt.id, attempt.marking
                 answered += 1
-                show_marking(bank, nxt.question, marking)
+                show_feedback(bank, nxt.question, marking)
                 choice = input("Enter to go on · r = I was right · m = I missed it: ").strip().lower()
                 with _work(factory, bank, name) as (service, me):
                     if choice in {"r", "m"}:
@@ -267,7 +205,7 @@ def answer(
             }
         )
         return
-    show_marking(bank, question, marking)
+    show_feedback(bank, question, marking)
     out.print(f"Next review {_when(due, now)} ({due:%Y-%m-%d %H:%M} UTC).")
 
 
