@@ -12,12 +12,13 @@ from viva.practice.mastery import DayCount, Mastery, WeakPoint
 from viva.practice.queue import NEW_PER_SITTING, DueItem, NextQuestion
 from viva.practice.schedule import rating_for
 from viva.practice.scope import Scope
-from viva.practice.service import KeptAudio, Practice, ScorePoint
+from viva.practice.service import AttemptSummary, KeptAudio, Practice, Progress, ScorePoint
 from viva.store.recordings import RecordingInfo
 from viva.store.users import get_or_create_user
 
 __all__ = [
     "NEW_PER_SITTING",
+    "AttemptSummary",
     "DayCount",
     "DueItem",
     "HistoryDocument",
@@ -27,6 +28,7 @@ __all__ = [
     "Mastery",
     "NextQuestion",
     "Practice",
+    "Progress",
     "RecordingInfo",
     "Scope",
     "ScorePoint",
