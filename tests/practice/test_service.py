@@ -123,3 +123,22 @@ def test_score_history(practice: Practice, bank: Bank, user: User) -> None:
     history = practice.score_history(user)
     assert [p.verdict for p in history] == ["weak", "partial"]
     assert history[0].answered_at == NOW
+
+
+def test_summary_shows_the_attempt_without_its_row(practice: Practice, bank: Bank, user: User) -> None:
+    cache = bank.question("study/cache")
+    first = practice.record_attempt(user, "study/cache", "a", weak(cache), NOW)
+    second = practice.override(user, first.id, "right", NOW + timedelta(minutes=1))
+    (summary,) = practice.summaries(user)
+    assert summary == practice.summary(user, second)
+    assert (summary.id, summary.answer, summary.verdict, summary.override) == (first.id, "a", "weak", "right")
+    assert summary.marking == weak(cache) and summary.next_due == _due(practice, user, "study/cache")
+
+
+def test_progress_gathers_what_the_progress_views_show(practice: Practice, bank: Bank, user: User) -> None:
+    practice.record_attempt(user, "study/cache", "a", weak(bank.question("study/cache")), NOW)
+    found = practice.progress(user, NOW, days=7, weakest=3)
+    assert found.mastery == practice.mastery(user, NOW)
+    assert found.forecast == practice.forecast(user, NOW, 7) and len(found.forecast) == 7
+    assert found.weakest_points == practice.weakest_points(user, 3)
+    assert found.score_history == practice.score_history(user)

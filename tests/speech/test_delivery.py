@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from viva.marking.result import Marking, PointMark, PointStatus, Span
+from viva.domain import PointStatus
+from viva.marking.result import Marking, PointMark, Span
 from viva.speech.delivery import find_fillers, first_point_time, measure_delivery, pauses
 from viva.speech.transcript import Transcript, Word
 

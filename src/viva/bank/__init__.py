@@ -10,7 +10,6 @@ from viva.bank.model import (
     Section,
     Source,
     Topic,
-    Verdict,
 )
 
 __all__ = [
@@ -23,6 +22,5 @@ __all__ = [
     "Section",
     "Source",
     "Topic",
-    "Verdict",
     "load_bank",
 ]

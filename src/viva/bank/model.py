@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal
 
+from viva.domain import Difficulty, SampleKind, Verdict
 from viva.errors import NotFound
-
-Verdict = Literal["strong", "partial", "weak"]
-Difficulty = Literal["easy", "medium", "hard"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +54,7 @@ class SampleAnswer:
     answer: str
     verdict: Verdict
     source: Source | None = None
-    kind: str | None = None  # paraphrase | contrast | partial | fluent-wrong, when the author said
+    kind: SampleKind | None = None  # when the author said
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ error instead of silently lost content.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import (
     BaseModel,
@@ -19,6 +19,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from viva.domain import Difficulty, SampleKind, Verdict
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
@@ -45,10 +47,9 @@ class MisconceptionSpec(_Strict):
     probe: QuestionSpec | None = None
 
 
-SampleKind = Literal["paraphrase", "contrast", "partial", "fluent-wrong"]
 # What each kind of sample must be marked: a contrast answer is correct (it names the wrong
 # option only to deny it or compare), a fluent wrong one uses the right words for a wrong claim.
-KIND_VERDICT: dict[str, Literal["strong", "partial", "weak"]] = {
+KIND_VERDICT: dict[str, Verdict] = {
     "paraphrase": "strong",
     "contrast": "strong",
     "partial": "partial",
@@ -57,7 +58,7 @@ KIND_VERDICT: dict[str, Literal["strong", "partial", "weak"]] = {
 
 
 class SampleSpec(_Strict):
-    verdict: Literal["strong", "partial", "weak"] | None = None
+    verdict: Verdict | None = None
     kind: SampleKind | None = None
     answer: Text
 
@@ -70,7 +71,7 @@ class SampleSpec(_Strict):
         return self
 
     @property
-    def expected(self) -> Literal["strong", "partial", "weak"]:
+    def expected(self) -> Verdict:
         """The verdict written, or the one the sample's kind implies."""
         return self.verdict if self.verdict is not None else KIND_VERDICT[str(self.kind)]
 
@@ -102,7 +103,7 @@ class QuestionSpec(_Strict):
     ] = []
     samples: list[SampleSpec] = []
     tags: list[Slug] = []
-    difficulty: Literal["easy", "medium", "hard"] = "medium"
+    difficulty: Difficulty = "medium"
 
     @field_validator("tags", mode="before")
     @classmethod

@@ -27,7 +27,8 @@ from viva.cli.common import (
     settings,
     user_errors,
 )
-from viva.cli.practice import UserOption, _now, _store, _work
+from viva.cli.render import VERDICT_COLOUR
+from viva.cli.work import UserOption, database, unit_of_work, utc_now
 from viva.errors import InvalidInput
 from viva.practice import debrief as debriefs
 from viva.practice import interview as rules
@@ -41,7 +42,6 @@ HEADINGS = {
     "generated": "They push further on what you left out",
     "follow-up": "They push further",
 }
-VERDICT_STYLE = {"strong": "green", "partial": "yellow", "weak": "red"}
 
 
 def _clock(seconds: float) -> str:
@@ -90,9 +90,9 @@ def interview(
     config = settings(ctx)
     bank = bank_for(ctx)
     name = user or config.user
-    with _store(ctx) as factory:
+    with database(ctx) as factory:
         if past or show:
-            with _work(factory, bank, name) as (practice, me):
+            with unit_of_work(factory, bank, name) as (practice, me):
                 service = Interviews(practice.session, bank)
                 if past:
                     _list(service.past(me), format)
@@ -101,17 +101,17 @@ def interview(
                 found = service.get(me, show)
                 _print(service.debrief(me, found), service.points_missed_most(me), format)
                 return
-        with _work(factory, bank, name) as (practice, me):
+        with unit_of_work(factory, bank, name) as (practice, me):
             service = Interviews(practice.session, bank)
             if weak:
-                started = service.drill_weak_points(me, _now())
+                started = service.drill_weak_points(me, utc_now())
             elif drill:
-                started = service.drill(me, drill, _now())
+                started = service.drill(me, drill, utc_now())
             else:
                 started = service.start(
                     me,
                     scope_topics(bank, topics or []),
-                    _now(),
+                    utc_now(),
                     minutes=minutes,
                     questions=questions,
                     soft_limit_s=clock,
@@ -125,10 +125,10 @@ def interview(
                 "Answer, then an empty line. @file.wav answers with a recording. Ctrl-D ends early."
             )
         _run(ctx, factory, bank, name, key, soft, format)
-        with _work(factory, bank, name) as (practice, me):
+        with unit_of_work(factory, bank, name) as (practice, me):
             service = Interviews(practice.session, bank)
             found = service.get(me, key)
-            service.finish(found, _now())
+            service.finish(found, utc_now())
             result, most = service.debrief(me, found), service.points_missed_most(me)
     _print(result, most, format)
 
@@ -137,9 +137,9 @@ def _run(
     ctx: typer.Context, factory: Any, bank: Any, name: str, key: str, soft: int, format: OutputFormat
 ) -> None:
     marker = marker_for(ctx)
-    with _work(factory, bank, name) as (practice, me):
+    with unit_of_work(factory, bank, name) as (practice, me):
         step = Interviews(practice.session, bank).step(
-            Interviews(practice.session, bank).get(me, key), _now()
+            Interviews(practice.session, bank).get(me, key), utc_now()
         )
     try:
         while step is not None:
@@ -150,14 +150,15 @@ def _run(
             if format is OutputFormat.text:
                 over = " — over the soft limit" if taken > soft else ""
                 out.print(Text(f"  ({_clock(taken)} of {_clock(soft)}{over})", style="dim"))
-            with _work(factory, bank, name, marker) as (practice, me):  # committed before the next question
+            # committed before the next question is asked
+            with unit_of_work(factory, bank, name, marker) as (practice, me):
                 service = Interviews(practice.session, bank, marker)
                 step = service.answer(
                     me,
                     service.get(me, key),
                     step.question.full_id,
                     text,
-                    _now(),
+                    utc_now(),
                     heard=heard,
                     duration_ms=None if heard else int(taken * 1000),
                 )
@@ -271,7 +272,7 @@ def _print_item(n: int, item: debriefs.DebriefItem) -> None:
     kind = "" if item.kind == "question" else f" ({HEADINGS[item.kind].lower()})"
     out.print(Text(f"\n{n}. {item.prompt}{kind}", style="bold"))
     out.print(
-        Text(f"   {item.verdict.upper()}", style=VERDICT_STYLE[item.verdict]).append(
+        Text(f"   {item.verdict.upper()}", style=VERDICT_COLOUR[item.verdict]).append(
             f"  score {item.score:.2f}"
         )
     )

@@ -8,13 +8,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.text import Text
 
 from viva.bank import Question
 from viva.cli.common import (
     FormatOption,
     OutputFormat,
-    authored,
     bank_for,
     check_backend,
     fail,
@@ -25,58 +23,19 @@ from viva.cli.common import (
     settings,
     user_errors,
 )
+from viva.cli.render import show_mark
 from viva.cli.speech import print_delivery, spoken_json, transcribe_for_cli
 from viva.errors import InvalidInput
-from viva.marking import Marking, question_from_reference
+from viva.marking import question_from_reference
 from viva.marking.evaluate import evaluate, read_jsonl
-from viva.marking.explain import point_tags, score_reasons
 
 eval_app = typer.Typer(help="Measure the marker against labelled data.", no_args_is_help=True)
 
 
-_SYMBOL = {"covered": "[green]✓[/]", "partial": "[yellow]~[/]", "missed": "[red]✗[/]"}
 BackendOption = Annotated[
     str | None,
     typer.Option("--backend", help="Marker: default, lexical, semantic, llm, auto or a plugin's."),
 ]
-
-
-def _highlighted(answer: str, marking: Marking) -> Text:
-    text = Text(answer)
-    for point in marking.points:
-        style = "bold green" if point.status == "covered" else "yellow"
-        for span in point.evidence:
-            text.stylize(style, span.start, span.end)
-    for found in marking.misconceptions:
-        for span in found.evidence:
-            text.stylize("bold red", span.start, span.end)
-    return text
-
-
-def show_marking(marking: Marking) -> None:
-    """Human output: the answer with evidence highlighted, each point, misconceptions, score."""
-    out.print(_highlighted(marking.answer, marking))
-    out.print()
-    for point in marking.points:
-        quotes = "; ".join(f"“{marking.answer[s.start : s.end]}”" for s in point.evidence)
-        tail = f"  {quotes}" if quotes and point.status != "missed" else ""
-        line = Text.from_markup(f"{_SYMBOL[point.status]} ").append_text(authored(point.text))
-        line.append(point_tags(point), style="dim")
-        if tail:
-            line.append(tail, style="dim")  # the candidate's words: never read as markup
-        out.print(line)
-    for found in marking.misconceptions:
-        out.print(Text.from_markup("[red]✗ misconception:[/] ").append_text(authored(found.text)))
-        out.print(Text.from_markup("  [bold]→[/] ").append_text(authored(found.correction)))
-    for reason in score_reasons(marking):
-        out.print(Text(f"  {reason}", style="dim"))
-    if marking.fallback_reason:
-        out.print(Text(f"fallback: {marking.fallback_reason}", style="yellow"))
-    colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
-    out.print(
-        f"[bold]score {marking.score:.2f}[/] — [{colour}]{marking.verdict}[/]  "
-        f"[dim]({marking.backend} {marking.backend_version})[/]"
-    )
 
 
 def _batch_question(ctx: typer.Context, row: dict[str, Any], number: int) -> tuple[Question, str]:
@@ -129,7 +88,7 @@ def mark(
         doc = json.loads(marking.model_dump_json())
         print_json(doc | spoken_json(spoken, marking) if spoken else doc)
     else:
-        show_marking(marking)
+        show_mark(marking)
         if spoken:
             print_delivery(spoken, marking)
 

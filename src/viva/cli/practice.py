@@ -10,26 +10,19 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import asdict
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.markdown import Markdown
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session, sessionmaker
 
-from viva.bank import Bank, Question
 from viva.cli.common import (
     FormatOption,
     OutputFormat,
-    authored,
     bank_for,
     err,
     fail,
@@ -40,42 +33,11 @@ from viva.cli.common import (
     settings,
     user_errors,
 )
+from viva.cli.render import show_feedback
+from viva.cli.work import UserOption, database, unit_of_work, utc_now
 from viva.errors import InvalidInput
-from viva.marking import Marker
-from viva.marking.explain import point_tags, score_reasons
-from viva.marking.result import Marking
-from viva.practice import NEW_PER_SITTING, Practice, Scope, get_or_create_user
-from viva.practice.lessons import lesson_for
-from viva.store import User, make_engine, migrate, session_factory, session_scope
-
-UserOption = Annotated[
-    str | None, typer.Option("--user", help="Candidate name (default: VIVA_USER or 'me').")
-]
-STATUS = {"covered": ("✓", "green"), "partial": ("~", "yellow"), "missed": ("✗", "red")}
-
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-@contextmanager
-def _store(ctx: typer.Context) -> Iterator[sessionmaker[Session]]:
-    """A migrated database for this command (the app migrates on start)."""
-    engine = make_engine(settings(ctx).resolved_database_url)
-    try:
-        migrate(engine)
-        yield session_factory(engine)
-    finally:
-        engine.dispose()
-
-
-@contextmanager
-def _work(
-    factory: sessionmaker[Session], bank: Bank, name: str, marker: Marker | None = None
-) -> Iterator[tuple[Practice, User]]:
-    with session_scope(factory) as session:
-        yield Practice(session, bank, marker), get_or_create_user(session, name, _now())
+from viva.practice import NEW_PER_SITTING, Practice, Scope
+from viva.store import session_scope
 
 
 def _when(moment: datetime, now: datetime) -> str:
@@ -89,61 +51,6 @@ def _when(moment: datetime, now: datetime) -> str:
             label = f"{n} {unit}{'s' if n != 1 else ''}"
             return f"in {label}" if seconds > 0 else f"{label} ago"
     return "now"
-
-
-# -- showing a marking -------------------------------------------------------------------
-
-
-def _quote(marking: Marking, spans: list[Any]) -> str:
-    return " … ".join(f"“{marking.answer[s.start : s.end]}”" for s in spans)
-
-
-def show_marking(bank: Bank, question: Question, marking: Marking) -> None:
-    """Each point ✓ / ~ / ✗ with its evidence, misconceptions, the model answer, what gets
-    marked up for this question, the lesson. Authored text is Markdown, rendered as such."""
-    colour = {"strong": "green", "partial": "yellow", "weak": "red"}[marking.verdict]
-    out.print(f"\n[bold {colour}]{marking.verdict.upper()}[/]  score {marking.score:.2f}")
-    for point in marking.points:
-        symbol, style = STATUS[point.status]
-        line = Text(f"  {symbol} ", style=style)
-        line.append_text(authored(point.text))
-        line.append(point_tags(point), style="dim")
-        if point.evidence and point.status != "missed":
-            line.append("  " + _quote(marking, point.evidence), style="italic cyan")
-        out.print(line)
-    for wrong in marking.misconceptions:
-        out.print(Text("  ✗ Misconception: ", style="red").append_text(authored(wrong.text)))
-        if wrong.evidence:
-            out.print(Text(f"    you said {_quote(marking, wrong.evidence)}", style="italic"))
-        out.print(Text("    → ").append_text(authored(wrong.correction)))
-    for reason in score_reasons(marking):
-        out.print(Text(f"  {reason}", style="dim"))
-    if marking.fallback_reason:
-        out.print(Text(f"  fallback: {marking.fallback_reason}", style="yellow"))
-    out.print(Text("Model answer", style="bold"))
-    out.print(Markdown(question.answer))
-    _show_marked_up(question, marking)
-    if marking.missed or any(p.status == "partial" for p in marking.points):
-        lesson = lesson_for(bank, question, marking)
-        out.print(Text(f"Taught in: {lesson.title} ({lesson.section_id})", style="bold"))
-        if lesson.excerpt:
-            out.print(Padding(Markdown(lesson.excerpt), (0, 0, 0, 2)))
-
-
-def _show_marked_up(question: Question, marking: Marking) -> None:
-    """This question's own "what gets marked up" list (never its section's), ticking what the
-    answer made; with the full answer when the bank gives one."""
-    extras = question.marked_up_points
-    if not extras:
-        return
-    made = {p.point_id for p in marking.points if not p.core and p.status == "covered"}
-    out.print(Text("What gets marked up", style="bold"))
-    for point in extras:
-        line = Text("  ✓ " if point.id in made else "  · ", style="green" if point.id in made else "dim")
-        out.print(line.append_text(authored(point.text)))
-    if question.full_answer:
-        out.print(Text("The full answer", style="bold"))
-        out.print(Markdown(question.full_answer))
 
 
 # -- viva practice -------------------------------------------------------------------------
@@ -182,13 +89,13 @@ def practice(
     session_id = uuid.uuid4().hex
     skipped: list[str] = []
     answered = 0
-    with _store(ctx) as factory:
+    with database(ctx) as factory:
         out.print(f"[bold]Practising {where}[/] as {name}. Answer, then an empty line; Ctrl-D ends.")
         try:
             while True:
-                with _work(factory, bank, name) as (service, me):
+                with unit_of_work(factory, bank, name) as (service, me):
                     nxt = service.next_question(
-                        me, where, _now(), new, session_id=session_id, exclude=skipped
+                        me, where, utc_now(), new, session_id=session_id, exclude=skipped
                     )
                 if nxt is None:
                     out.print("\n[bold]Nothing more to practise now.[/]")
@@ -203,26 +110,27 @@ def practice(
                     out.print("[dim]skipped[/]")
                     continue
                 duration_ms = int((time.monotonic() - started) * 1000)
-                with _work(factory, bank, name, marker) as (service, me):  # committed before it is shown
+                # committed before it is shown
+                with unit_of_work(factory, bank, name, marker) as (service, me):
                     attempt = service.answer(
                         me,
                         nxt.question.full_id,
                         answer,
-                        _now(),
+                        utc_now(),
                         duration_ms=duration_ms,
                         session_id=session_id,
                     )
                     attempt_id, marking = attempt.id, attempt.marking
                 answered += 1
-                show_marking(bank, nxt.question, marking)
+                show_feedback(bank, nxt.question, marking)
                 choice = input("Enter to go on · r = I was right · m = I missed it: ").strip().lower()
-                with _work(factory, bank, name) as (service, me):
+                with unit_of_work(factory, bank, name) as (service, me):
                     if choice in {"r", "m"}:
-                        service.override(me, attempt_id, "right" if choice == "r" else "missed", _now())
+                        service.override(me, attempt_id, "right" if choice == "r" else "missed", utc_now())
                         out.print("[dim]noted: your verdict wins[/]")
                     state = service.review_state(me, nxt.question.full_id)
                     if state is not None:
-                        out.print(f"[dim]Next review {_when(state.due, _now())}.[/]")
+                        out.print(f"[dim]Next review {_when(state.due, utc_now())}.[/]")
         except (KeyboardInterrupt, EOFError):
             out.print("")
         out.print(f"Session over: {answered} answer(s) saved.")
@@ -251,8 +159,11 @@ def answer(
     config = settings(ctx)
     bank = bank_for(ctx)
     question = bank.question(question_id)
-    with _store(ctx) as factory, _work(factory, bank, user or config.user, marker_for(ctx)) as (service, me):
-        now = _now()
+    with (
+        database(ctx) as factory,
+        unit_of_work(factory, bank, user or config.user, marker_for(ctx)) as (service, me),
+    ):
+        now = utc_now()
         attempt = service.answer(me, question.full_id, text, now)
         marking = attempt.marking
         state = service.review_state(me, question.full_id)
@@ -267,7 +178,7 @@ def answer(
             }
         )
         return
-    show_marking(bank, question, marking)
+    show_feedback(bank, question, marking)
     out.print(f"Next review {_when(due, now)} ({due:%Y-%m-%d %H:%M} UTC).")
 
 
@@ -284,8 +195,8 @@ def progress(ctx: typer.Context, user: UserOption = None, format: FormatOption =
     """Mastery per topic and section, what is due soon, and the weakest marking points."""
     config = settings(ctx)
     bank = bank_for(ctx)
-    with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
-        now = _now().astimezone()  # local time zone, so "today" is the candidate's day
+    with database(ctx) as factory, unit_of_work(factory, bank, user or config.user) as (service, me):
+        now = utc_now().astimezone()  # local time zone, so "today" is the candidate's day
         mastery = service.mastery(me, now)
         forecast = service.forecast(me, now, days=8)
         weakest = service.weakest_points(me, limit=10)
@@ -338,8 +249,8 @@ def due(
     """The review queue: questions due now and within the next days, soonest first."""
     config = settings(ctx)
     bank = bank_for(ctx)
-    with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
-        now = _now()
+    with database(ctx) as factory, unit_of_work(factory, bank, user or config.user) as (service, me):
+        now = utc_now()
         items = service.due(me, now, horizon=timedelta(days=within))
     if format is OutputFormat.json:
         print_json(
@@ -369,7 +280,7 @@ def export(ctx: typer.Context, user: UserOption = None) -> None:
     """Print a candidate's attempts and review states as JSON (`viva export > history.json`)."""
     config = settings(ctx)
     bank = bank_for(ctx)
-    with _store(ctx) as factory, _work(factory, bank, user or config.user) as (service, me):
+    with database(ctx) as factory, unit_of_work(factory, bank, user or config.user) as (service, me):
         print_json(service.export_history(me))
 
 
@@ -388,7 +299,7 @@ def import_(
         raise fail(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
     bank = bank_for(ctx)
     try:
-        with _store(ctx) as factory, session_scope(factory) as session:
+        with database(ctx) as factory, session_scope(factory) as session:
             report = Practice(session, bank).import_history(data, as_user=user)
     except SQLAlchemyError as exc:  # rolled back: nothing of the file was written
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]

@@ -51,6 +51,19 @@ class JobStatus:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class QueuedAnswer:
+    """One of a candidate's queued recordings, as its page needs it: where the job stands,
+    the question, the transcript once there is one, and the audio while it is kept."""
+
+    status: JobStatus
+    question_id: str
+    transcript: Transcript | None
+    audio: bytes
+    mime: str
+    keep: bool
+
+
 class JobQueue:
     """RQ over the Redis at ``settings.queue_url``; the database carries audio and results."""
 
@@ -163,6 +176,13 @@ class JobQueue:
         with session_scope(sessions, writes=False) as session:
             row = transcription_job_for_user(session, user_id, job_id)
             return self.status(row)
+
+    def queued_answer(self, sessions: sessionmaker[Session], user_id: int, job_id: str) -> QueuedAnswer:
+        """One of ``user_id``'s jobs with its recording (NotFound for anyone else's); blocking."""
+        with session_scope(sessions, writes=False) as session:
+            row = transcription_job_for_user(session, user_id, job_id)
+            transcript = Transcript.model_validate(row.transcript) if row.transcript is not None else None
+            return QueuedAnswer(self.status(row), row.question_id, transcript, row.audio, row.mime, row.keep)
 
     async def wait(
         self,

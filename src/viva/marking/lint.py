@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from viva.bank.model import Bank, Question, Verdict
+from viva.bank.model import Bank, Question
+from viva.domain import Verdict
 from viva.marking.backends import get_backend
 from viva.marking.result import Marking
 

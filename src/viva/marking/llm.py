@@ -35,11 +35,12 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from viva.bank.model import Question
+from viva.domain import POINT_STATUSES, PointStatus
 from viva.errors import Unavailable
 from viva.marking import scoring
 from viva.marking.guards import instruction_spans
@@ -84,7 +85,7 @@ Reply with the JSON object the schema describes, compact on one line, and nothin
 class _PointReply(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    status: Literal["covered", "partial", "missed"] = "missed"
+    status: PointStatus = "missed"
     quote: str = ""
 
 
@@ -122,7 +123,7 @@ def response_schema(question: Question) -> dict[str, Any]:
     quote = {"type": "string", "maxLength": QUOTE_CHARS}
     point = {
         "type": "object",
-        "properties": {"status": {"enum": ["covered", "partial", "missed"]}, "quote": quote},
+        "properties": {"status": {"enum": list(POINT_STATUSES)}, "quote": quote},
         "required": ["status", "quote"],
         "additionalProperties": False,
     }

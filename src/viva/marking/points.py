@@ -13,7 +13,7 @@ import functools
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from viva.marking.result import PointStatus
+from viva.domain import PointStatus
 from viva.marking.terms import Analysis, Term, analyse
 
 QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)

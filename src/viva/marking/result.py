@@ -8,12 +8,9 @@ misconceptions detected with their evidence.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
-Verdict = Literal["strong", "partial", "weak"]
-PointStatus = Literal["covered", "partial", "missed"]
+from viva.domain import PointStatus, Verdict
 
 STRONG_AT = 0.7
 PARTIAL_AT = 0.35

@@ -10,14 +10,15 @@ from viva.practice.history import HistoryDocument, ImportReport
 from viva.practice.lessons import LessonPointer
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
 from viva.practice.queue import NEW_PER_SITTING, DueItem, NextQuestion
-from viva.practice.schedule import Override, rating_for
+from viva.practice.schedule import rating_for
 from viva.practice.scope import Scope
-from viva.practice.service import KeptAudio, Practice, ScorePoint
+from viva.practice.service import AttemptSummary, KeptAudio, Practice, Progress, ScorePoint
 from viva.store.recordings import RecordingInfo
 from viva.store.users import get_or_create_user
 
 __all__ = [
     "NEW_PER_SITTING",
+    "AttemptSummary",
     "DayCount",
     "DueItem",
     "HistoryDocument",
@@ -26,8 +27,8 @@ __all__ = [
     "LessonPointer",
     "Mastery",
     "NextQuestion",
-    "Override",
     "Practice",
+    "Progress",
     "RecordingInfo",
     "Scope",
     "ScorePoint",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from viva.bank import Bank, Question
+from viva.domain import Override
 from viva.marking.result import Marking
-from viva.practice.schedule import Override
 from viva.practice.words import content_stems, overlap
 
 

@@ -24,6 +24,7 @@ from pydantic import (
 )
 from sqlalchemy.orm import Session
 
+from viva.domain import Override, Verdict, as_override
 from viva.errors import InvalidInput
 from viva.marking.result import Marking
 from viva.store import attempts as attempt_repo
@@ -51,9 +52,9 @@ class AttemptRecord(_Record):
     marking: Marking
     backend: Short
     score: float = Field(ge=0, le=1)
-    verdict: Literal["strong", "partial", "weak"]
+    verdict: Verdict
     duration_ms: int | None = Field(default=None, ge=0, le=2**31 - 1)
-    override: Literal["right", "missed"] | None = None
+    override: Override | None = None
     overridden_at: AwareDatetime | None = None
     delivery: dict[str, Any] | None = None
     session_id: Annotated[str, StringConstraints(max_length=64)] | None = None
@@ -140,7 +141,7 @@ def export_user(session: Session, user: User) -> UserHistory:
                 score=a.score,
                 verdict=a.verdict,
                 duration_ms=a.duration_ms,
-                override=_override(a.override),
+                override=as_override(a.override),
                 overridden_at=a.overridden_at,
                 delivery=a.delivery,
                 session_id=a.session_id,
@@ -274,9 +275,3 @@ def _later(mine: datetime | None, theirs: datetime | None) -> bool:
     if theirs is None:
         return True
     return mine is not None and mine >= theirs
-
-
-def _override(value: str | None) -> Literal["right", "missed"] | None:
-    if value == "right":
-        return "right"
-    return "missed" if value == "missed" else None

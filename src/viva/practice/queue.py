@@ -20,8 +20,8 @@ from typing import Literal
 from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
+from viva.domain import Override
 from viva.practice.follow_ups import choose_follow_up
-from viva.practice.schedule import Override
 from viva.practice.scope import Scope
 from viva.store import attempts as attempt_repo
 from viva.store import reviews as review_repo

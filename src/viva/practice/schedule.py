@@ -11,15 +11,14 @@ builds one without letting ``fsrs`` read the clock for its id or due time.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from fsrs import Card, Rating, Scheduler
 from fsrs.card import CardDict
 
+from viva.domain import Override
 from viva.marking.result import Marking
 
-Override = Literal["right", "missed"]
-OVERRIDES: tuple[Override, ...] = ("right", "missed")
 EASY_AT = 0.9
 """A strong answer this complete, with no misconception, was recalled without effort."""
 

@@ -19,13 +19,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
+from viva.domain import OVERRIDES, Override, as_override
 from viva.errors import Conflict, InvalidInput, NotFound
 from viva.marking.backends import Marker
 from viva.marking.result import Marking
 from viva.practice import history, queue, schedule
 from viva.practice import mastery as measures
 from viva.practice.lessons import LessonPointer, lesson_for
-from viva.practice.schedule import OVERRIDES, Override
+from viva.practice.mastery import DayCount, Mastery, WeakPoint
 from viva.practice.scope import Scope
 from viva.speech.delivery import measure_delivery
 from viva.speech.transcript import Transcript
@@ -50,6 +51,33 @@ class ScorePoint:
     score: float
     verdict: str
     override: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What the progress views show: mastery per topic and section, reviews due per day,
+    the weakest marking points and every attempt's score, oldest first."""
+
+    mastery: list[Mastery]
+    forecast: list[DayCount]
+    weakest_points: list[WeakPoint]
+    score_history: list[ScorePoint]
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptSummary:
+    """One recorded answer as the adapters show it (the API's JSON), with when its question
+    comes back: built from the store's row, which stays inside practice."""
+
+    id: int
+    question_id: str
+    answered_at: datetime
+    answer: str
+    score: float
+    verdict: str
+    override: str | None
+    marking: Marking
+    next_due: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +270,7 @@ class Practice:
             return None
         card = schedule.new_card(attempts[0].answered_at)
         for attempt in attempts:
-            rating = schedule.rating_for(attempt.marking, _override(attempt.override))
+            rating = schedule.rating_for(attempt.marking, as_override(attempt.override))
             card = schedule.review(card, rating, attempt.answered_at)
         return self._save_card(user, question_id, card)
 
@@ -289,20 +317,48 @@ class Practice:
     def attempts(self, user: User, question_id: str | None = None) -> list[Attempt]:
         return list(attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id))
 
+    def summary(self, user: User, attempt: Attempt) -> AttemptSummary:
+        """``attempt`` (one of the user's) as adapters show it, with its question's next review."""
+        review = self.review_state(user, attempt.question_id)
+        return AttemptSummary(
+            id=attempt.id,
+            question_id=attempt.question_id,
+            answered_at=attempt.answered_at,
+            answer=attempt.answer_text,
+            score=attempt.score,
+            verdict=attempt.verdict,
+            override=attempt.override,
+            marking=attempt.marking,
+            next_due=review.due if review is not None else None,
+        )
+
+    def summaries(self, user: User, question_id: str | None = None) -> list[AttemptSummary]:
+        """The user's attempts as :meth:`summary` shows them, oldest first."""
+        return [self.summary(user, a) for a in self.attempts(user, question_id)]
+
     def lesson_for(self, question: Question, marking: Marking) -> LessonPointer:
         """Where the points missed in ``marking`` are taught."""
         return lesson_for(self.bank, question, marking)
 
     # -- progress --------------------------------------------------------------------
 
-    def mastery(self, user: User, now: datetime) -> list[measures.Mastery]:
+    def progress(self, user: User, now: datetime, days: int = 30, weakest: int = 10) -> Progress:
+        """Mastery, the forecast for ``days`` days, the ``weakest`` points and the scores."""
+        return Progress(
+            mastery=self.mastery(user, now),
+            forecast=self.forecast(user, now, days),
+            weakest_points=self.weakest_points(user, weakest),
+            score_history=self.score_history(user),
+        )
+
+    def mastery(self, user: User, now: datetime) -> list[Mastery]:
         _aware(now)
         return measures.mastery(self.bank, self.attempts(user), self._states(user), now)
 
-    def weakest_points(self, user: User, limit: int = 10) -> list[measures.WeakPoint]:
+    def weakest_points(self, user: User, limit: int = 10) -> list[WeakPoint]:
         return measures.weakest_points(self.bank, self.attempts(user), limit)
 
-    def forecast(self, user: User, now: datetime, days: int = 30) -> list[measures.DayCount]:
+    def forecast(self, user: User, now: datetime, days: int = 30) -> list[DayCount]:
         """Reviews due per calendar day from today (overdue ones count today)."""
         _aware(now)
         return measures.forecast(self._states(user), now, days)
@@ -335,9 +391,3 @@ class Practice:
 def _aware(now: datetime) -> None:
     if now.tzinfo is None or now.utcoffset() is None:
         raise InvalidInput("now must be timezone-aware, e.g. datetime.now(UTC)")
-
-
-def _override(value: str | None) -> Override | None:
-    if value == "right":
-        return "right"
-    return "missed" if value == "missed" else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
@@ -22,8 +23,8 @@ from sqlalchemy.orm import Session
 
 from viva.errors import InvalidInput
 from viva.settings import Settings
-from viva.store import logins
-from viva.store.models import User
+from viva.store import logins, web_sessions
+from viva.store.models import ApiToken, User
 from viva.store.users import get_user
 from viva.web.errors import TooManyLogins
 
@@ -153,6 +154,21 @@ def new_api_token(session: Session, user: User, label: str, now: datetime) -> st
     token = "viva_" + secrets.token_urlsafe(32)
     logins.add_api_token(session, user.id, token_hash(token), label.strip()[:100], now)
     return token
+
+
+def api_tokens(session: Session, user: User) -> Sequence[ApiToken]:
+    """``user``'s API tokens (their labels and dates; never the tokens themselves)."""
+    return logins.api_tokens(session, user.id)
+
+
+def delete_api_token(session: Session, user: User, token_id: int) -> None:
+    """Revoke one of ``user``'s tokens; NotFound for anyone else's."""
+    logins.delete_api_token(session, user.id, token_id)
+
+
+def end_all_sessions(session: Session, user: User) -> int:
+    """Log ``user`` out on every browser; returns how many sessions ended."""
+    return web_sessions.end_all_sessions(session, user.id)
 
 
 def token_hash(token: str) -> str:

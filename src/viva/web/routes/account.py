@@ -13,7 +13,6 @@ from starlette.datastructures import UploadFile
 
 from viva.errors import InvalidInput, TooLarge
 from viva.practice import Practice
-from viva.store import logins, web_sessions
 from viva.store.db import data_location
 from viva.store.models import User
 from viva.web import auth
@@ -117,14 +116,14 @@ def logout(request: Request, session: DB) -> Response:
 @router.post("/account/sessions/end")
 def log_out_everywhere(request: Request, session: DB, user: CurrentUser) -> Response:
     """End every session of this account, on every browser, this one included."""
-    web_sessions.end_all_sessions(session, user.id)
+    auth.end_all_sessions(session, user)
     request.session.clear()
     return RedirectResponse("/login", status_code=303)
 
 
 def _account(request: Request, session: Session, user: User, **extra: object) -> dict[str, object]:
     context: dict[str, object] = {
-        "tokens": logins.api_tokens(session, user.id),
+        "tokens": auth.api_tokens(session, user),
         "new_token": "",
         "nav": "account",
     }
@@ -217,7 +216,7 @@ def change_password(
             request, session, user, password_error=error.message[:1].upper() + error.message[1:] + "."
         )
         return render(request, "account.html", context, status_code=422)
-    web_sessions.end_all_sessions(session, user.id)
+    auth.end_all_sessions(session, user)
     remember(request, session, state, user)
     return render(request, "account.html", _account(request, session, user, password_changed=True))
 
@@ -237,5 +236,5 @@ def create_token(
 
 @router.post("/account/tokens/{token_id}/delete")
 def delete_token(request: Request, token_id: RowId, session: DB, user: CurrentUser) -> Response:
-    logins.delete_api_token(session, user.id, token_id)
+    auth.delete_api_token(session, user, token_id)
     return RedirectResponse("/account", status_code=303)

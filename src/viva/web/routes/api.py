@@ -14,12 +14,10 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from viva.marking.result import Marking
-from viva.practice import NEW_PER_SITTING, Practice, Scope
-from viva.store.models import Attempt
+from viva.practice import NEW_PER_SITTING, AttemptSummary, Practice, Progress, Scope
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
 from viva.web.routes.api_models import (
-    AttemptOut,
     AttemptRequest,
     DueOut,
     ErrorOut,
@@ -27,7 +25,6 @@ from viva.web.routes.api_models import (
     MeOut,
     NextOut,
     OverrideRequest,
-    ProgressOut,
     QuestionOut,
     SectionOut,
     SectionSummary,
@@ -85,36 +82,20 @@ def me(user: CurrentUser) -> MeOut:
     return MeOut(id=user.id, name=user.name)
 
 
-def _attempt_out(practice: Practice, attempt: Attempt, user: CurrentUser) -> AttemptOut:
-    review = practice.review_state(user, attempt.question_id)
-    return AttemptOut(
-        id=attempt.id,
-        question_id=attempt.question_id,
-        answered_at=attempt.answered_at,
-        answer=attempt.answer_text,
-        score=attempt.score,
-        verdict=attempt.verdict,
-        override=attempt.override,
-        marking=attempt.marking,
-        next_due=review.due if review is not None else None,
-    )
-
-
-@router.get("/attempts", response_model=list[AttemptOut])
+@router.get("/attempts", response_model=list[AttemptSummary])
 def attempts(
     state: State,
     session: DB,
     user: CurrentUser,
     question_id: Annotated[str | None, Query(max_length=300)] = None,
-) -> list[AttemptOut]:
+) -> list[AttemptSummary]:
     """Your attempts, oldest first, optionally for one question."""
-    practice = Practice(session, state.bank)
-    return [_attempt_out(practice, a, user) for a in practice.attempts(user, question_id)]
+    return Practice(session, state.bank).summaries(user, question_id)
 
 
 @router.post(
     "/attempts",
-    response_model=AttemptOut,
+    response_model=AttemptSummary,
     status_code=201,
     dependencies=[Depends(verify_csrf)],
     responses={
@@ -122,7 +103,7 @@ def attempts(
         403: {"model": ErrorOut, "description": "cookie auth without X-CSRF-Token"},
     },
 )
-def add_attempt(body: AttemptRequest, state: State, session: DB, user: CurrentUser) -> AttemptOut:
+def add_attempt(body: AttemptRequest, state: State, session: DB, user: CurrentUser) -> AttemptSummary:
     """Mark an answer and record it as your attempt; the question is rescheduled."""
     found = state.bank.question(body.question_id)  # an unknown id is a 404 before any 422
     text = checked_answer(body.answer, state.settings.max_answer_chars)
@@ -130,27 +111,27 @@ def add_attempt(body: AttemptRequest, state: State, session: DB, user: CurrentUs
     attempt = practice.answer(
         user, found.full_id, text, state.clock(), duration_ms=body.duration_ms, session_id=body.session_id
     )
-    return _attempt_out(practice, attempt, user)
+    return practice.summary(user, attempt)
 
 
-@router.get("/attempts/{attempt_id}", response_model=AttemptOut)
-def attempt(attempt_id: RowId, state: State, session: DB, user: CurrentUser) -> AttemptOut:
+@router.get("/attempts/{attempt_id}", response_model=AttemptSummary)
+def attempt(attempt_id: RowId, state: State, session: DB, user: CurrentUser) -> AttemptSummary:
     practice = Practice(session, state.bank)
-    return _attempt_out(practice, practice.attempt(user, attempt_id), user)
+    return practice.summary(user, practice.attempt(user, attempt_id))
 
 
 @router.post(
     "/attempts/{attempt_id}/override",
-    response_model=AttemptOut,
+    response_model=AttemptSummary,
     dependencies=[Depends(verify_csrf)],
     responses={403: {"model": ErrorOut, "description": "cookie auth without X-CSRF-Token"}},
 )
 def override(
     attempt_id: RowId, body: OverrideRequest, state: State, session: DB, user: CurrentUser
-) -> AttemptOut:
+) -> AttemptSummary:
     """ "I was right" / "I missed it" for one of your attempts; the schedule is rebuilt."""
     practice = Practice(session, state.bank)
-    return _attempt_out(practice, practice.override(user, attempt_id, body.verdict, state.clock()), user)
+    return practice.summary(user, practice.override(user, attempt_id, body.verdict, state.clock()))
 
 
 @router.get("/due", response_model=list[DueOut])
@@ -186,17 +167,7 @@ def next_question(
     return NextOut(question=QuestionOut.of(q, state.bank.follow_ups(q), False), reason=chosen.reason)
 
 
-@router.get("/progress", response_model=ProgressOut)
-def progress(state: State, session: DB, user: CurrentUser) -> ProgressOut:
+@router.get("/progress", response_model=Progress)
+def progress(state: State, session: DB, user: CurrentUser) -> Progress:
     """Mastery per topic and section, reviews due per day for 30 days, weak points, scores."""
-    practice = Practice(session, state.bank)
-    now = state.clock()
-    return ProgressOut.model_validate(
-        {
-            "mastery": practice.mastery(user, now),
-            "forecast": practice.forecast(user, now, 30),
-            "weakest_points": practice.weakest_points(user, 10),
-            "score_history": practice.score_history(user),
-        },
-        from_attributes=True,
-    )
+    return Practice(session, state.bank).progress(user, state.clock(), days=30, weakest=10)

@@ -7,13 +7,13 @@ without giving the answer away.
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from typing import Any, Literal
+from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from viva.bank import Question, Section, Topic
-from viva.marking.result import Marking
+from viva.domain import Override
 
 
 class _Out(BaseModel):
@@ -126,21 +126,7 @@ class AttemptRequest(MarkRequest):
 
 
 class OverrideRequest(BaseModel):
-    verdict: Literal["right", "missed"] | None = Field(
-        description='"I was right", "I missed it", or null to withdraw'
-    )
-
-
-class AttemptOut(_Out):
-    id: int
-    question_id: str
-    answered_at: datetime
-    answer: str
-    score: float
-    verdict: str
-    override: str | None
-    marking: Marking
-    next_due: datetime | None = None
+    verdict: Override | None = Field(description='"I was right", "I missed it", or null to withdraw')
 
 
 class DueOut(_Out):
@@ -152,46 +138,6 @@ class DueOut(_Out):
 class NextOut(_Out):
     question: QuestionOut | None
     reason: str | None = Field(description="follow-up, due or new; null when nothing is left")
-
-
-class MasteryOut(_Out):
-    id: str
-    title: str
-    questions: int
-    attempted: int
-    coverage: float
-    retrievability: float
-    mastery: float
-    sections: list[MasteryOut] = []
-
-
-class DayOut(_Out):
-    day: date
-    reviews: int
-
-
-class WeakPointOut(_Out):
-    question_id: str
-    point_id: str
-    text: str
-    attempts: int
-    coverage: float
-
-
-class ScoreOut(_Out):
-    attempt_id: int
-    question_id: str
-    answered_at: datetime
-    score: float
-    verdict: str
-    override: str | None
-
-
-class ProgressOut(_Out):
-    mastery: list[MasteryOut]
-    forecast: list[DayOut]
-    weakest_points: list[WeakPointOut]
-    score_history: list[ScoreOut]
 
 
 class MeOut(_Out):

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from viva.bank import Question
+from viva.domain import Override
 from viva.errors import InvalidInput
 from viva.marking.explain import score_reasons, weight_label
 from viva.practice import NEW_PER_SITTING, Practice, Scope
@@ -212,7 +213,7 @@ def override(
     state: State,
     session: DB,
     user: CurrentUser,
-    verdict: Annotated[Literal["right", "missed", "clear"], Form()],
+    verdict: Annotated[Override | Literal["clear"], Form()],
     scope: ScopeText = "",
 ) -> Response:
     """ "I was right" / "I missed it": the candidate overrules the marker; the schedule follows."""

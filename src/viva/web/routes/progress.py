@@ -18,13 +18,8 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/progress", response_class=HTMLResponse)
 def progress_page(request: Request, state: State, session: DB, user: CurrentUser) -> HTMLResponse:
-    practice = Practice(session, state.bank)
-    now = state.clock()
-    mastery = practice.mastery(user, now)
-    forecast = practice.forecast(user, now, days=30)
-    history = practice.score_history(user)
-    scores = score_line(history)
-    weak = practice.weakest_points(user, limit=10)
+    progress = Practice(session, state.bank).progress(user, state.clock(), days=30, weakest=10)
+    scores = score_line(progress.score_history)
     interviews = Interviews(session, state.bank)
     by_topic: dict[str, list[tuple[datetime, float]]] = {}
     titles: dict[str, str] = {}
@@ -39,15 +34,15 @@ def progress_page(request: Request, state: State, session: DB, user: CurrentUser
         request,
         "progress.html",
         {
-            "mastery": mastery,
-            "mastery_plot": mastery_bars(mastery),
-            "forecast": forecast,
-            "forecast_plot": forecast_columns(forecast),
-            "history": history,
+            "mastery": progress.mastery,
+            "mastery_plot": mastery_bars(progress.mastery),
+            "forecast": progress.forecast,
+            "forecast_plot": forecast_columns(progress.forecast),
+            "history": progress.score_history,
             "score_plot": scores,
             "score_polyline": polyline(scores),
-            "weak": weak,
-            "questions": {w.question_id: state.bank.question(w.question_id) for w in weak},
+            "weak": progress.weakest_points,
+            "questions": {w.question_id: state.bank.question(w.question_id) for w in progress.weakest_points},
             "readiness": readiness,
             "missed_most": interviews.points_missed_most(user, limit=10),
             "can_drill": bool(interviews.weak_question_ids(user)),

@@ -14,7 +14,6 @@ JSON instead and swaps the check step in when the transcript is ready.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -23,10 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import text
 
 from viva.errors import NotFound
-from viva.jobqueue import JobQueue, JobStatus
-from viva.speech import Transcript
-from viva.store.db import session_scope
-from viva.store.transcriptions import transcription_job_for_user
+from viva.jobqueue import JobQueue
 from viva.web.deps import CurrentUser, State
 from viva.web.rendering import render
 from viva.web.routes.api_models import error_responses
@@ -38,28 +34,10 @@ from viva.web.state import AppState
 REFRESH_S = 2
 
 
-@dataclass(frozen=True)
-class _Job:
-    status: JobStatus
-    question_id: str
-    transcript: Transcript | None
-    audio: bytes
-    mime: str
-    keep: bool
-
-
 def _queue(state: AppState) -> JobQueue:
     if state.transcriber.queue is None:
         raise NotFound("no such transcription", hint="this server transcribes without a queue")
     return state.transcriber.queue
-
-
-def _load(state: AppState, queue: JobQueue, user_id: int, job_id: str) -> _Job:
-    with session_scope(state.sessions, writes=False) as session:
-        row = transcription_job_for_user(session, user_id, job_id)
-        status = queue.status(row)
-        transcript = Transcript.model_validate(row.transcript) if row.transcript is not None else None
-        return _Job(status, row.question_id, transcript, row.audio, row.mime, row.keep)
 
 
 async def transcription_page(
@@ -67,7 +45,7 @@ async def transcription_page(
 ) -> Response:
     """Where the job stands; once transcribed, the check step itself."""
     queue = _queue(state)
-    job = await asyncio.to_thread(_load, state, queue, user.id, job_id)
+    job = await asyncio.to_thread(queue.queued_answer, state.sessions, user.id, job_id)
     question = state.bank.question(job.question_id)
     if job.status.state == "done" and job.transcript is not None:
         keep = job.keep and bool(job.audio)
