@@ -52,8 +52,6 @@ def prompt_keys(prompt: str) -> frozenset[str]:
     return frozenset(keys)
 
 
-
-
 @functools.lru_cache(maxsize=2048)
 def _known_keys(question: Question) -> frozenset[str]:
     keys: set[str] = set(prompt_keys(question.prompt))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from viva.domain import PointStatus
 from viva.marking.terms import Analysis, Term, analyse
+from viva.marking.worked import number_value, unit_after, worked_results
 
 QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)
 CONTRADICTS_AT = 0.34  # share of the addressed weight that, contradicted, voids the claim
@@ -113,16 +114,6 @@ NUMBER_TOLERANCE = 0.05
 EXACT_BELOW = 10
 
 
-def _number(word: str) -> float | None:
-    """The value of a word written in digits ("13.5"); None for any other word, "inf" and "nan" too."""
-    if not word[:1].isdigit():
-        return None
-    try:
-        return float(word)
-    except ValueError:
-        return None
-
-
 def near_number(point: float, said: float) -> bool:
     """Whether ``said`` is ``point`` up to rounding (see :data:`NUMBER_TOLERANCE`)."""
     if abs(point) < EXACT_BELOW and point == int(point):
@@ -132,12 +123,12 @@ def near_number(point: float, said: float) -> bool:
 
 def _near_numbers(word: str, answer: Analysis) -> list[int]:
     """Positions of answer numbers within rounding of the number ``word``."""
-    value = _number(word)
+    value = number_value(word)
     if value is None:
         return []
     found: list[int] = []
     for other, where in answer.surfaces.items():
-        said = _number(other)
+        said = number_value(other)
         if said is not None and near_number(value, said):
             found.extend(where)
     return sorted(found)
@@ -230,6 +221,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
         return NO_MATCH
     content = answer.content_terms()
     found = [_positions(t, answer) for t in claim.terms]
+    _credit_worked_figures(claim, answer, content, found)
     anchors = sorted({p for hits, parts, _ in found for p in (*hits, *(q for ps in parts for q in ps))})
     if not anchors:
         return NO_MATCH
@@ -282,6 +274,25 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     # that question with the other option is exactly the wrong claim.
     raw_total = sum(t.weight for t in claim.terms)
     return ClaimMatch(min(1.0, matched / total), min(1.0, contradicted / raw_total), spans)
+
+
+def _credit_worked_figures(
+    claim: Target, answer: Analysis, content: list[Term], found: list[Positions]
+) -> None:
+    """A figure of the claim the answer does not say, but works out for itself in the same unit
+    ("8 billion times 2 bytes is 16 GB" for "14 GB"), is found where the answer's result is.
+    A scale word is not a unit: "1.85 billion multiply-adds" is no "3.7 billion FLOPs"."""
+    worked = sorted(worked_results(answer.text))
+    if not worked:
+        return
+    for i, term in enumerate(claim.terms):
+        hits, parts, anti = found[i]
+        if hits or number_value(term.surface) is None:
+            continue
+        unit = unit_after(claim.terms, i)
+        results = [r for r in worked if unit and unit & unit_after(content, r)]
+        if results:
+            found[i] = (results, parts, anti)
 
 
 def _literal(claim: Target, answer: Analysis) -> ClaimMatch:

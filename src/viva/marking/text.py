@@ -18,9 +18,7 @@ __all__ = ["FILLERS", "FILLER_PHRASES", "NEGATORS", "STOPWORDS", "Token", "stem"
 
 # "1,000" and "12,288" are one number; a comma between other digits ("1,2") separates.
 _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?!\d)"
-_WORD = re.compile(
-    rf"(?:{_THOUSANDS}|\d+)(?:\.\d+)?[A-Za-z]*|[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?"
-)
+_WORD = re.compile(rf"(?:{_THOUSANDS}|\d+)(?:\.\d+)?[A-Za-z]*|[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?")
 _CLAUSE_END = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[;:()\u2014]|\s-\s|[.!?]+(?=\s|$)|\n")
 _SENTENCE_END = re.compile(r"[.!?;:]+(?=\s|$)|\n\s*\n|\n(?=\s*[-*•])")
 _DIGITS_THEN_LETTERS = re.compile(r"^(\d+(?:\.\d+)?)([a-z]+)$")
