@@ -51,9 +51,9 @@ def test_gpu_questions_have_fixed_ids_in_their_sections(bank: Bank, section: str
     assert question in {q.id for q in bank.section(f"{GPU}/{section}").questions}
 
 
-def test_layer_norm_follow_up_is_nested(bank: Bank) -> None:
+def test_token_generation_follow_up_is_nested(bank: Bank) -> None:
     parent = bank.question(f"{GPU}/compute-or-memory-bound")
-    assert "layer-norm-bound" in [f.id for f in parent.follow_ups]
+    assert "why-token-generation-memory-bound" in [f.id for f in parent.follow_ups]
 
 
 def test_export_has_the_gpu_topic_with_nested_follow_up() -> None:
@@ -63,7 +63,7 @@ def test_export_has_the_gpu_topic_with_nested_follow_up() -> None:
     gpu = next(t for t in doc["topics"] if t["id"] == GPU)
     measuring = next(s for s in gpu["sections"] if s["id"] == "measuring-a-gpu-workload")
     parent = next(q for q in measuring["questions"] if q["id"] == "compute-or-memory-bound")
-    assert "layer-norm-bound" in [f["id"] for f in parent["follow_ups"]]
+    assert "why-token-generation-memory-bound" in [f["id"] for f in parent["follow_ups"]]
 
 
 def test_whole_bank_size_and_shape(bank: Bank) -> None:

@@ -17,7 +17,7 @@ EIGHT = [
     "llm-inference-bound",
     "kernel-fusion",
     "compute-or-memory-bound",
-    "layer-norm-bound",
+    "why-token-generation-memory-bound",
     "choosing-hardware-for-7b-serving",
 ]
 
