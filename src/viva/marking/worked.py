@@ -24,11 +24,7 @@ RESULT_WORDS = frozenset(["is", "are", "equals", "gives", "makes", "comes", "tha
 SKIP_AFTER_RESULT = frozenset(["about", "roughly", "around", "approximately", "to", "that", "s", "or"])
 MAX_WORDS_BETWEEN = 3  # unit and scale words between an operand and the next operator
 _SCALES = tuple(sorted({10.0**k for k in range(-12, 13)} | {1024.0**k for k in range(-4, 5)}))
-
-
 SCALE_WORDS = frozenset(["thousand", "million", "billion", "trillion", "k", "m", "b", "bn", "t"])
-
-
 # Concepts that name one unit however it is spelled ("GB", "gigabytes"); broader concepts do
 # not: "multiply-adds" and "FLOPs" share one, but 1.85 billion of the first is 3.7 of the second.
 UNIT_CONCEPTS = frozenset(["#gigabyte", "#terabyte", "#byte", "#token", "#weights"])
