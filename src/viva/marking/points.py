@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from viva.domain import PointStatus
 from viva.marking.terms import Analysis, Term, analyse
-from viva.marking.worked import number_value, unit_after, worked_results
+from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
 
 QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)
 CONTRADICTS_AT = 0.34  # share of the addressed weight that, contradicted, voids the claim
@@ -110,7 +110,7 @@ def _near_spellings(word: str, answer: Analysis) -> list[int]:
 # 1,000, 3.3 TB/s for 3.35. Beyond this relative difference it is another claim (70 % vs 75 %
 # of peak bandwidth, 16 vs 18 bytes per parameter). Small whole numbers (bytes per value,
 # bit widths, counts, "2x") must match exactly: there 2 and 2.1 are not rounding.
-NUMBER_TOLERANCE = 0.05
+NUMBER_TOLERANCE = ROUNDING
 EXACT_BELOW = 10
 
 

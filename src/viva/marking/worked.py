@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from viva.marking.terms import Term, analyse
 
-TOLERANCE = 0.05  # rounding the candidate may do: "7.2 × 2 = 14.4, about 14"
+ROUNDING = 0.05  # relative rounding a candidate may do: "7.2 × 2 = 14.4, about 14"; "13.5 GB" for 14
 MULTIPLY_WORDS = frozenset(["times", "x", "multiplied"])
 DIVIDE_WORDS = frozenset(["over", "divided"])
 RESULT_WORDS = frozenset(["is", "are", "equals", "gives", "makes", "comes", "thats", "that's", "so"])
@@ -54,7 +54,7 @@ def consistent(value: float, result: float) -> bool:
     if value <= 0 or result <= 0:
         return value == result
     ratio = result / value
-    return any(abs(ratio / scale - 1) <= TOLERANCE for scale in _SCALES)
+    return any(abs(ratio / scale - 1) <= ROUNDING for scale in _SCALES)
 
 
 @functools.lru_cache(maxsize=4096)
