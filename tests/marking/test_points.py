@@ -44,6 +44,14 @@ def test_accepted_phrasing_needs_all_its_words() -> None:
     assert mark_claims(claims[1:], analyse("weights")).status == "missed"
 
 
+def test_one_word_of_a_short_phrasing_is_no_contradiction() -> None:
+    # "weight decay" said plainly elsewhere does not deny "no decay on biases": a contradiction
+    # needs more than half of the phrasing's words, as a credit does
+    claims = [target("no decay on biases", NONE, accept=True)]
+    assert not mark_claims(claims, analyse("AdamW applies weight decay directly to the weights")).contradicted
+    assert mark_claims(claims, analyse("apply the decay to the biases as well")).contradicted
+
+
 def test_misspelling_still_matches() -> None:
     found = match(target("passed by reference", NONE), analyse("by refrence"))
     assert found.coverage >= 0.5

@@ -385,7 +385,7 @@ def mark_claims(claims: list[Target], answer: Analysis) -> PointResult:
         credit = claim_credit(claim, found)
         if credit > best_credit:
             best_credit, best_evidence = credit, found.evidence
-        if against is None and found.contradicted and found.coverage + found.contradiction >= 0.5:
+        if against is None and found.contradicted and found.coverage + found.contradiction > 0.5:
             against = found.evidence
     if best_credit < PARTIAL_AT and against is not None:
         return PointResult(0.0, against, True)
