@@ -37,7 +37,7 @@ from viva.cli.render import show_feedback
 from viva.cli.work import UserOption, database, unit_of_work, utc_now
 from viva.errors import InvalidInput
 from viva.practice import NEW_PER_SITTING, Practice, Scope
-from viva.store import session_scope
+from viva.practice.units import session_scope
 
 
 def _when(moment: datetime, now: datetime) -> str:

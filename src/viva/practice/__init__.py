@@ -6,6 +6,7 @@ marking → FSRS rating table and the review function), :mod:`viva.practice.foll
 :mod:`viva.practice.mastery`.
 """
 
+from viva.practice.accounts import Account, local_account
 from viva.practice.history import HistoryDocument, ImportReport
 from viva.practice.lessons import LessonPointer
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
@@ -14,10 +15,10 @@ from viva.practice.schedule import rating_for
 from viva.practice.scope import Scope
 from viva.practice.service import AttemptSummary, KeptAudio, Practice, Progress, ScorePoint
 from viva.store.recordings import RecordingInfo
-from viva.store.users import get_or_create_user
 
 __all__ = [
     "NEW_PER_SITTING",
+    "Account",
     "AttemptSummary",
     "DayCount",
     "DueItem",
@@ -33,6 +34,6 @@ __all__ = [
     "Scope",
     "ScorePoint",
     "WeakPoint",
-    "get_or_create_user",
+    "local_account",
     "rating_for",
 ]

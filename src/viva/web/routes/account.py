@@ -13,9 +13,8 @@ from starlette.datastructures import UploadFile
 
 from viva.errors import InvalidInput, TooLarge
 from viva.practice import Practice
-from viva.store.db import data_location
-from viva.store.models import User
-from viva.web import auth
+from viva.practice import accounts as auth
+from viva.practice.accounts import Account
 from viva.web.deps import DB, CurrentUser, MaybeViewer, RowId, State, forget, remember, verify_csrf
 from viva.web.rendering import render
 from viva.web.state import AppState, app_state
@@ -33,7 +32,7 @@ def safe_next(target: str) -> str:
 
 
 def _signed_in(
-    request: Request, session: Session, state: AppState, user: User, target: str
+    request: Request, session: Session, state: AppState, user: Account, target: str
 ) -> RedirectResponse:
     remember(request, session, state, user)
     return RedirectResponse(safe_next(target), status_code=303)
@@ -121,15 +120,15 @@ def log_out_everywhere(request: Request, session: DB, user: CurrentUser) -> Resp
     return RedirectResponse("/login", status_code=303)
 
 
-def _account(request: Request, session: Session, user: User, **extra: object) -> dict[str, object]:
+def _account(request: Request, session: Session, user: Account, **extra: object) -> dict[str, object]:
     context: dict[str, object] = {
         "tokens": auth.api_tokens(session, user),
         "new_token": "",
         "nav": "account",
     }
     context.update({"password_error": "", "password_changed": False, "data_message": "", **extra})
-    context["has_password"] = user.password_hash is not None
-    context["data_location"] = data_location(app_state(request).settings.resolved_database_url)
+    context["has_password"] = user.has_password
+    context["data_location"] = app_state(request).data_location
     return context
 
 
