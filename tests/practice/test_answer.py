@@ -111,6 +111,5 @@ def test_follow_up_for_is_the_queue_choice(db: Session, bank: Bank, user: Accoun
     nxt = practice.next_question(user, Scope(), NOW, 5, session_id="s")
     assert chosen is not None and chosen.full_id == "study/cache-bandwidth"
     assert nxt is not None and nxt.question == chosen
-    practice.override(user, attempt.id, "right", NOW)
-    right = practice.follow_up_for(attempt)
+    right = practice.follow_up_for(practice.override(user, attempt.id, "right", NOW))
     assert right is not None and right.full_id == "study/cache-batching"

@@ -76,8 +76,9 @@ def test_override_changes_the_outcome(practice: Practice, bank: Bank, user: Acco
     attempt = practice.record_attempt(user, "study/cache", "a", weak(cache), NOW)
     assert _due(practice, user, "study/cache") - NOW < timedelta(hours=1)
 
-    practice.override(user, attempt.id, "right", NOW + timedelta(minutes=1))
-    assert attempt.override == "right" and attempt.overridden_at == NOW + timedelta(minutes=1)
+    overridden = practice.override(user, attempt.id, "right", NOW + timedelta(minutes=1))
+    assert overridden.override == "right" and overridden.overridden_at == NOW + timedelta(minutes=1)
+    assert practice.attempt(user, attempt.id) == overridden
     assert _due(practice, user, "study/cache") - NOW >= timedelta(days=1)
 
     practice.override(user, attempt.id, None, NOW + timedelta(minutes=2))

@@ -23,6 +23,7 @@ from viva.bank import Bank, Question
 from viva.domain import Override
 from viva.practice.accounts import Account
 from viva.practice.follow_ups import choose_follow_up
+from viva.practice.records import AttemptRecord
 from viva.practice.scope import Scope
 from viva.store import attempts as attempt_repo
 from viva.store import reviews as review_repo
@@ -131,7 +132,7 @@ def _follow_up(
 
 
 def follow_up_of(
-    session: Session, bank: Bank, attempt: Attempt, exclude: Collection[str] = ()
+    session: Session, bank: Bank, attempt: Attempt | AttemptRecord, exclude: Collection[str] = ()
 ) -> Question | None:
     """The follow-up to push with after ``attempt``: the candidate's own verdict wins over the
     marker's, and follow-ups they have never answered come first (see

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
 from viva.domain import OVERRIDES, Override, as_override
-from viva.errors import Conflict, InvalidInput, NotFound
+from viva.errors import Conflict, InvalidInput
 from viva.marking.backends import Marker
 from viva.marking.result import Marking
 from viva.practice import history, queue, schedule
@@ -28,6 +28,7 @@ from viva.practice import mastery as measures
 from viva.practice.accounts import Account
 from viva.practice.lessons import LessonPointer, lesson_for
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
+from viva.practice.records import AttemptRecord
 from viva.practice.scope import Scope
 from viva.speech.delivery import measure_delivery
 from viva.speech.transcript import Transcript
@@ -36,7 +37,7 @@ from viva.store import interviews as interview_repo
 from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
 from viva.store import spent
-from viva.store.models import Attempt, Recording, ReviewState
+from viva.store.models import Attempt, ReviewState
 from viva.store.recordings import RecordingInfo
 from viva.store.users import delete_history
 
@@ -121,7 +122,7 @@ class Practice:
         session_id: str | None = None,
         duration_ms: int | None = None,
         once: str | None = None,
-    ) -> Attempt:
+    ) -> AttemptRecord:
         """Mark ``text`` with the injected marker and record it (flushed, not committed).
 
         ``once`` is a key this answer may be recorded under only once (a spoken answer's
@@ -150,7 +151,7 @@ class Practice:
             delivery = measure_delivery(heard, said).model_dump(mode="json")
             if duration_ms is None:
                 duration_ms = round(heard.duration_s * 1000)
-        attempt = self.record_attempt(
+        attempt = self._record_attempt(
             user,
             question.full_id,
             text,
@@ -162,10 +163,10 @@ class Practice:
             session_id=session_id,
         )
         if audio is not None:
-            self.keep_recording(user, attempt, audio.mime, audio.data, now)
-        return attempt
+            self._keep_recording(attempt, audio.mime, audio.data, now)
+        return AttemptRecord.of(attempt)
 
-    def follow_up_for(self, attempt: Attempt) -> Question | None:
+    def follow_up_for(self, attempt: AttemptRecord) -> Question | None:
         """The follow-up an interviewer would push with after ``attempt`` (see
         :mod:`viva.practice.follow_ups`); the same rule the queue applies."""
         return queue.follow_up_of(self.session, self.bank, attempt)
@@ -182,7 +183,7 @@ class Practice:
         transcript: dict[str, Any] | None = None,
         delivery: dict[str, Any] | None = None,
         session_id: str | None = None,
-    ) -> Attempt:
+    ) -> AttemptRecord:
         """Store an answer already marked and reschedule the question (flushed, not committed).
 
         Adapters call :meth:`answer`; this lower step is for markings made elsewhere
@@ -192,6 +193,32 @@ class Practice:
         fillers, pauses). Each marking point's memory (last covered / missed) is updated too.
         Raises NotFound for an unknown question id.
         """
+        attempt = self._record_attempt(
+            user,
+            question_id,
+            answer,
+            marking,
+            now,
+            duration_ms=duration_ms,
+            transcript=transcript,
+            delivery=delivery,
+            session_id=session_id,
+        )
+        return AttemptRecord.of(attempt)
+
+    def _record_attempt(
+        self,
+        user: Account,
+        question_id: str,
+        answer: str,
+        marking: Marking,
+        now: datetime,
+        *,
+        duration_ms: int | None,
+        transcript: dict[str, Any] | None,
+        delivery: dict[str, Any] | None,
+        session_id: str | None,
+    ) -> Attempt:
         _aware(now)
         question = self.bank.question(question_id)
         if marking.question_id not in (None, question.full_id):
@@ -222,22 +249,19 @@ class Practice:
 
     # -- recordings (kept only when the candidate opts in) ---------------------------
 
-    def keep_recording(
-        self, user: Account, attempt: Attempt, mime: str, data: bytes, now: datetime
-    ) -> Recording:
-        """Store the audio of one of the user's attempts (flushed, in the caller's transaction)."""
+    def _keep_recording(self, attempt: Attempt, mime: str, data: bytes, now: datetime) -> None:
+        """Store the audio of an attempt just recorded (flushed, in the caller's transaction)."""
         _aware(now)
-        if attempt.user_id != user.id:
-            raise NotFound(f"no attempt {attempt.id}")
-        return recording_repo.add_recording(self.session, attempt, mime, data, now)
+        recording_repo.add_recording(self.session, attempt, mime, data, now)
 
     def recordings(self, user: Account, attempt_id: int) -> list[RecordingInfo]:
         """The user's recordings of one attempt, without their bytes."""
         return recording_repo.recordings_of_attempt(self.session, user.id, attempt_id)
 
-    def recording(self, user: Account, recording_id: int) -> Recording:
+    def recording(self, user: Account, recording_id: int) -> KeptAudio:
         """One of the user's recordings, with its bytes; NotFound if it is not theirs."""
-        return recording_repo.recording_for_user(self.session, user.id, recording_id)
+        recording = recording_repo.recording_for_user(self.session, user.id, recording_id)
+        return KeptAudio(recording.mime, recording.data)
 
     def delete_recording(self, user: Account, recording_id: int) -> int:
         """Delete one of the user's recordings; returns its attempt's id. The attempt stays."""
@@ -247,7 +271,9 @@ class Practice:
         self.session.flush()
         return attempt_id
 
-    def override(self, user: Account, attempt_id: int, verdict: Override | None, now: datetime) -> Attempt:
+    def override(
+        self, user: Account, attempt_id: int, verdict: Override | None, now: datetime
+    ) -> AttemptRecord:
         """The candidate overrules the marker ("right" / "missed"; None withdraws it).
 
         The question's schedule is rebuilt by replaying its attempts with their effective
@@ -261,7 +287,7 @@ class Practice:
         attempt.overridden_at = now if verdict is not None else None
         self.session.flush()
         self.reschedule(user, attempt.question_id)
-        return attempt
+        return AttemptRecord.of(attempt)
 
     def reschedule(self, user: Account, question_id: str) -> ReviewState | None:
         """Rebuild a question's review state from its attempts (pure replay, oldest first)."""
@@ -311,14 +337,18 @@ class Practice:
         """The question's schedule for ``user`` (``.due`` is the next review), if answered."""
         return review_repo.review_state(self.session, user.id, question_id)
 
-    def attempt(self, user: Account, attempt_id: int) -> Attempt:
+    def attempt(self, user: Account, attempt_id: int) -> AttemptRecord:
         """One of the user's attempts; NotFound if it is not theirs."""
-        return attempt_repo.attempt_for_user(self.session, user.id, attempt_id)
+        return AttemptRecord.of(attempt_repo.attempt_for_user(self.session, user.id, attempt_id))
 
-    def attempts(self, user: Account, question_id: str | None = None) -> list[Attempt]:
+    def attempts(self, user: Account, question_id: str | None = None) -> list[AttemptRecord]:
+        """The user's attempts, oldest first, optionally of one question."""
+        return [AttemptRecord.of(a) for a in self._attempt_rows(user, question_id)]
+
+    def _attempt_rows(self, user: Account, question_id: str | None = None) -> list[Attempt]:
         return list(attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id))
 
-    def summary(self, user: Account, attempt: Attempt) -> AttemptSummary:
+    def summary(self, user: Account, attempt: AttemptRecord) -> AttemptSummary:
         """``attempt`` (one of the user's) as adapters show it, with its question's next review."""
         review = self.review_state(user, attempt.question_id)
         return AttemptSummary(
@@ -354,10 +384,10 @@ class Practice:
 
     def mastery(self, user: Account, now: datetime) -> list[Mastery]:
         _aware(now)
-        return measures.mastery(self.bank, self.attempts(user), self._states(user), now)
+        return measures.mastery(self.bank, self._attempt_rows(user), self._states(user), now)
 
     def weakest_points(self, user: Account, limit: int = 10) -> list[WeakPoint]:
-        return measures.weakest_points(self.bank, self.attempts(user), limit)
+        return measures.weakest_points(self.bank, self._attempt_rows(user), limit)
 
     def forecast(self, user: Account, now: datetime, days: int = 30) -> list[DayCount]:
         """Reviews due per calendar day from today (overdue ones count today)."""
