@@ -337,6 +337,11 @@ class Practice:
         """The question's schedule for ``user`` (``.due`` is the next review), if answered."""
         return review_repo.review_state(self.session, user.id, question_id)
 
+    def next_review(self, user: Account, question_id: str) -> datetime | None:
+        """When the question comes back for ``user``; None if they never answered it."""
+        state = self.review_state(user, question_id)
+        return state.due if state is not None else None
+
     def attempt(self, user: Account, attempt_id: int) -> AttemptRecord:
         """One of the user's attempts; NotFound if it is not theirs."""
         return AttemptRecord.of(attempt_repo.attempt_for_user(self.session, user.id, attempt_id))
@@ -350,7 +355,6 @@ class Practice:
 
     def summary(self, user: Account, attempt: AttemptRecord) -> AttemptSummary:
         """``attempt`` (one of the user's) as adapters show it, with its question's next review."""
-        review = self.review_state(user, attempt.question_id)
         return AttemptSummary(
             id=attempt.id,
             question_id=attempt.question_id,
@@ -360,7 +364,7 @@ class Practice:
             verdict=attempt.verdict,
             override=attempt.override,
             marking=attempt.marking,
-            next_due=review.due if review is not None else None,
+            next_due=self.next_review(user, attempt.question_id),
         )
 
     def summaries(self, user: Account, question_id: str | None = None) -> list[AttemptSummary]:
