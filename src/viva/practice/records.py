@@ -6,7 +6,7 @@ it again after an override).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
@@ -38,20 +38,5 @@ class AttemptRecord:
 
     @classmethod
     def of(cls, row: Attempt) -> AttemptRecord:
-        return cls(
-            id=row.id,
-            user_id=row.user_id,
-            question_id=row.question_id,
-            answered_at=row.answered_at,
-            answer_text=row.answer_text,
-            marking=row.marking,
-            backend=row.backend,
-            score=row.score,
-            verdict=row.verdict,
-            override=row.override,
-            overridden_at=row.overridden_at,
-            duration_ms=row.duration_ms,
-            transcript=row.transcript,
-            delivery=row.delivery,
-            session_id=row.session_id,
-        )
+        """A copy of ``row``: every field here is the row's attribute of the same name."""
+        return cls(**{f.name: getattr(row, f.name) for f in fields(cls)})

@@ -151,7 +151,7 @@ class Practice:
             delivery = measure_delivery(heard, said).model_dump(mode="json")
             if duration_ms is None:
                 duration_ms = round(heard.duration_s * 1000)
-        attempt = self._record_attempt(
+        attempt = self.record_attempt(
             user,
             question.full_id,
             text,
@@ -163,8 +163,8 @@ class Practice:
             session_id=session_id,
         )
         if audio is not None:
-            self._keep_recording(attempt, audio.mime, audio.data, now)
-        return AttemptRecord.of(attempt)
+            self._keep_recording(user, attempt, audio, now)
+        return attempt
 
     def follow_up_for(self, attempt: AttemptRecord) -> Question | None:
         """The follow-up an interviewer would push with after ``attempt`` (see
@@ -193,32 +193,6 @@ class Practice:
         fillers, pauses). Each marking point's memory (last covered / missed) is updated too.
         Raises NotFound for an unknown question id.
         """
-        attempt = self._record_attempt(
-            user,
-            question_id,
-            answer,
-            marking,
-            now,
-            duration_ms=duration_ms,
-            transcript=transcript,
-            delivery=delivery,
-            session_id=session_id,
-        )
-        return AttemptRecord.of(attempt)
-
-    def _record_attempt(
-        self,
-        user: Account,
-        question_id: str,
-        answer: str,
-        marking: Marking,
-        now: datetime,
-        *,
-        duration_ms: int | None,
-        transcript: dict[str, Any] | None,
-        delivery: dict[str, Any] | None,
-        session_id: str | None,
-    ) -> Attempt:
         _aware(now)
         question = self.bank.question(question_id)
         if marking.question_id not in (None, question.full_id):
@@ -245,14 +219,14 @@ class Practice:
         state = review_repo.review_state(self.session, user.id, question.full_id)
         card = state.card if state is not None else schedule.new_card(now)
         self._save_card(user, question.full_id, schedule.review(card, schedule.rating_for(marking), now))
-        return attempt
+        return AttemptRecord.of(attempt)
 
     # -- recordings (kept only when the candidate opts in) ---------------------------
 
-    def _keep_recording(self, attempt: Attempt, mime: str, data: bytes, now: datetime) -> None:
-        """Store the audio of an attempt just recorded (flushed, in the caller's transaction)."""
-        _aware(now)
-        recording_repo.add_recording(self.session, attempt, mime, data, now)
+    def _keep_recording(self, user: Account, attempt: AttemptRecord, audio: KeptAudio, now: datetime) -> None:
+        """Store the audio of one of the user's attempts (flushed, in the caller's transaction)."""
+        row = attempt_repo.attempt_for_user(self.session, user.id, attempt.id)
+        recording_repo.add_recording(self.session, row, audio.mime, audio.data, now)
 
     def recordings(self, user: Account, attempt_id: int) -> list[RecordingInfo]:
         """The user's recordings of one attempt, without their bytes."""
