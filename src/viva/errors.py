@@ -5,6 +5,7 @@
     ├── InvalidInput          input that cannot be used as given (HTTP 422)
     │   └── TooLarge          input over a size limit (HTTP 413)
     ├── Conflict              a one-time action already done (HTTP 409)
+    ├── TooManyLogins         the login or sign-up rate limit was hit (HTTP 429, Retry-After)
     └── Unavailable           an optional engine or extra is not installed (HTTP 503)
 
 Web and CLI layers turn these into a status code or an exit code; the core never
@@ -46,3 +47,13 @@ class Conflict(VivaError):
 
 class Unavailable(VivaError):
     status_code = 503
+
+
+class TooManyLogins(VivaError):
+    """The login (or sign-up) rate limit was hit; ``retry_after`` says when to try again, in seconds."""
+
+    status_code = 429
+
+    def __init__(self, message: str, *, retry_after: int, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.retry_after = retry_after

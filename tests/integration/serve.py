@@ -22,9 +22,8 @@ from pathlib import Path
 
 import httpx
 
+from viva.practice.accounts import local_account, new_api_token
 from viva.store import make_engine, migrate, session_scope
-from viva.store.users import get_or_create_user
-from viva.web.auth import new_api_token
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,7 +62,7 @@ def running_server(database_url: str, bank_dir: Path, data_dir: Path, workers: i
     engine = make_engine(database_url)
     migrate(engine)
     with session_scope(engine) as session:
-        user = get_or_create_user(session, f"probe-{os.getpid()}-{time.monotonic_ns()}", datetime.now(UTC))
+        user = local_account(session, f"probe-{os.getpid()}-{time.monotonic_ns()}", datetime.now(UTC))
         token = new_api_token(session, user, "probe", datetime.now(UTC))
         user_id = user.id
     engine.dispose()

@@ -7,8 +7,8 @@ from sqlalchemy.orm import Session
 
 from tests.practice.factories import practice_bank
 from viva.bank import Bank
-from viva.practice import Practice, get_or_create_user
-from viva.store import User
+from viva.practice import Practice, local_account
+from viva.practice.accounts import Account
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -24,10 +24,10 @@ def practice(db: Session, bank: Bank) -> Practice:
 
 
 @pytest.fixture
-def user(db: Session) -> User:
-    return get_or_create_user(db, "ada", NOW)
+def user(db: Session) -> Account:
+    return local_account(db, "ada", NOW)
 
 
 @pytest.fixture
-def other_user(db: Session) -> User:
-    return get_or_create_user(db, "grace", NOW)
+def other_user(db: Session) -> Account:
+    return local_account(db, "grace", NOW)

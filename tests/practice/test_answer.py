@@ -12,8 +12,8 @@ from tests.practice.factories import marking_for
 from viva.bank import Bank, Question
 from viva.marking.result import Marking, Span
 from viva.practice import KeptAudio, Practice, Scope
+from viva.practice.accounts import Account
 from viva.speech import Transcript, Word
-from viva.store import User
 
 
 @dataclass
@@ -45,7 +45,7 @@ def _heard(text: str) -> Transcript:
     return Transcript(text=text, words=words, duration_s=len(words) * 0.5 + 1, engine="test/none")
 
 
-def test_a_typed_answer_is_marked_once_by_the_injected_marker(db: Session, bank: Bank, user: User) -> None:
+def test_a_typed_answer_is_marked_once_by_the_injected_marker(db: Session, bank: Bank, user: Account) -> None:
     marker = ScriptedMarker()
     practice = Practice(db, bank, marker)
     attempt = practice.answer(user, "study/cache", "an answer", NOW, session_id="s1", duration_ms=900)
@@ -61,7 +61,9 @@ def test_a_typed_answer_is_marked_once_by_the_injected_marker(db: Session, bank:
     assert state is not None and state.due > NOW
 
 
-def test_a_spoken_answer_keeps_transcript_delivery_and_duration(db: Session, bank: Bank, user: User) -> None:
+def test_a_spoken_answer_keeps_transcript_delivery_and_duration(
+    db: Session, bank: Bank, user: Account
+) -> None:
     marker = ScriptedMarker()
     heard = _heard("um the cache stores keys and values")
     attempt = Practice(db, bank, marker).answer(user, "study/cache", heard.text, NOW, heard=heard)
@@ -74,7 +76,7 @@ def test_a_spoken_answer_keeps_transcript_delivery_and_duration(db: Session, ban
 
 
 def test_an_edited_transcript_is_marked_again_as_heard_for_delivery(
-    db: Session, bank: Bank, user: User
+    db: Session, bank: Bank, user: Account
 ) -> None:
     heard = _heard("the cash stores keys and values")
     marker = ScriptedMarker(covering={heard.text: []})
@@ -86,7 +88,7 @@ def test_an_edited_transcript_is_marked_again_as_heard_for_delivery(
     assert attempt.delivery is not None and attempt.delivery["first_point_s"] is None
 
 
-def test_kept_audio_is_stored_with_the_attempt(db: Session, bank: Bank, user: User) -> None:
+def test_kept_audio_is_stored_with_the_attempt(db: Session, bank: Bank, user: Account) -> None:
     practice = Practice(db, bank, ScriptedMarker())
     heard = _heard("keys and values")
     attempt = practice.answer(
@@ -96,12 +98,12 @@ def test_kept_audio_is_stored_with_the_attempt(db: Session, bank: Bank, user: Us
     assert [(r.mime, r.size) for r in kept] == [("audio/webm", 2)]
 
 
-def test_answering_needs_a_marker(db: Session, bank: Bank, user: User) -> None:
+def test_answering_needs_a_marker(db: Session, bank: Bank, user: Account) -> None:
     with pytest.raises(RuntimeError, match="marker"):
         Practice(db, bank).answer(user, "study/cache", "an answer", NOW)
 
 
-def test_follow_up_for_is_the_queue_choice(db: Session, bank: Bank, user: User) -> None:
+def test_follow_up_for_is_the_queue_choice(db: Session, bank: Bank, user: Account) -> None:
     marker = ScriptedMarker(covering={"a short answer": ["new-token-only"]})
     practice = Practice(db, bank, marker)
     attempt = practice.answer(user, "study/cache", "a short answer", NOW, session_id="s")
@@ -109,6 +111,5 @@ def test_follow_up_for_is_the_queue_choice(db: Session, bank: Bank, user: User) 
     nxt = practice.next_question(user, Scope(), NOW, 5, session_id="s")
     assert chosen is not None and chosen.full_id == "study/cache-bandwidth"
     assert nxt is not None and nxt.question == chosen
-    practice.override(user, attempt.id, "right", NOW)
-    right = practice.follow_up_for(attempt)
+    right = practice.follow_up_for(practice.override(user, attempt.id, "right", NOW))
     assert right is not None and right.full_id == "study/cache-batching"

@@ -11,7 +11,7 @@ from sqlalchemy import Engine, delete
 from tests.practice.conftest import NOW
 from tests.practice.factories import strong, weak
 from viva.bank import Bank
-from viva.practice import Practice, get_or_create_user, schedule
+from viva.practice import Practice, local_account, schedule
 from viva.store import session_scope
 from viva.store.models import User
 from viva.store.reviews import review_state
@@ -23,7 +23,7 @@ def test_concurrent_first_answers_all_land_and_schedule_as_a_replay(engine: Engi
     question = next(q for q in bank.questions() if q.parent_id is None)
     name = f"race-{uuid.uuid4().hex[:8]}"
     with session_scope(engine) as session:
-        user_id = get_or_create_user(session, name, NOW).id
+        user_id = local_account(session, name, NOW).id
     start = threading.Barrier(ANSWERS)
     errors: list[BaseException] = []
 

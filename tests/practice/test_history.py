@@ -16,11 +16,12 @@ from tests.practice.conftest import NOW
 from tests.practice.factories import marking_for, strong, weak
 from viva.bank import Bank
 from viva.errors import InvalidInput
-from viva.practice import Practice, get_or_create_user
+from viva.practice import Practice, local_account
+from viva.practice.accounts import Account
 from viva.store import User
 
 
-def _history(practice: Practice, bank: Bank, user: User) -> None:
+def _history(practice: Practice, bank: Bank, user: Account) -> None:
     cache = bank.question("study/cache")
     first = practice.record_attempt(
         user, "study/cache", "first", weak(cache), NOW, duration_ms=1000, transcript={"text": "first"}
@@ -38,7 +39,7 @@ def _history(practice: Practice, bank: Bank, user: User) -> None:
     practice.record_attempt(user, "later/warmup", "third", strong(bank.question("later/warmup")), NOW)
 
 
-def test_round_trip_is_lossless(practice: Practice, bank: Bank, user: User, db: Session) -> None:
+def test_round_trip_is_lossless(practice: Practice, bank: Bank, user: Account, db: Session) -> None:
     _history(practice, bank, user)
     exported = practice.export_history(user)
     text = json.dumps(exported)
@@ -46,14 +47,14 @@ def test_round_trip_is_lossless(practice: Practice, bank: Bank, user: User, db: 
 
     report = practice.import_history(json.loads(text), as_user="copy")
     assert report.attempts_added == 3 and report.attempts_skipped == 0 and report.review_states == 2
-    copy = get_or_create_user(db, "copy", NOW)
+    copy = local_account(db, "copy", NOW)
     db.expire_all()
     again = practice.export_history(copy)
     again["users"][0]["name"] = user.name
     assert again == exported
 
 
-def _memory(db: Session, user: User) -> list[tuple[object, ...]]:
+def _memory(db: Session, user: Account) -> list[tuple[object, ...]]:
     from viva.store.interviews import point_memory
 
     fields = ("question_id", "point_id", "core", "times_covered", "times_missed")
@@ -62,7 +63,7 @@ def _memory(db: Session, user: User) -> list[tuple[object, ...]]:
 
 
 def test_import_rebuilds_what_a_mock_interview_presses_on(
-    practice: Practice, bank: Bank, user: User, db: Session
+    practice: Practice, bank: Bank, user: Account, db: Session
 ) -> None:
     """Point memory is not in the file: it is rebuilt from the imported markings, equal to
     what answering built in the source account, and a repeated import counts nothing twice."""
@@ -71,13 +72,13 @@ def test_import_rebuilds_what_a_mock_interview_presses_on(
     assert source and any(row[3] for row in source) and any(row[4] for row in source)
     exported = practice.export_history(user)
     practice.import_history(copy.deepcopy(exported), as_user="copy")
-    twin = get_or_create_user(db, "copy", NOW)
+    twin = local_account(db, "copy", NOW)
     assert _memory(db, twin) == source
     practice.import_history(exported, as_user="copy")
     assert _memory(db, twin) == source
 
 
-def test_import_is_idempotent(practice: Practice, bank: Bank, user: User) -> None:
+def test_import_is_idempotent(practice: Practice, bank: Bank, user: Account) -> None:
     _history(practice, bank, user)
     exported = practice.export_history(user)
     report = practice.import_history(exported, as_user="ada")
@@ -85,10 +86,10 @@ def test_import_is_idempotent(practice: Practice, bank: Bank, user: User) -> Non
     assert len(practice.attempts(user)) == 3
 
 
-def test_imported_states_keep_scheduling(practice: Practice, bank: Bank, user: User, db: Session) -> None:
+def test_imported_states_keep_scheduling(practice: Practice, bank: Bank, user: Account, db: Session) -> None:
     _history(practice, bank, user)
     practice.import_history(practice.export_history(user), as_user="copy")
-    copy = get_or_create_user(db, "copy", NOW)
+    copy = local_account(db, "copy", NOW)
     original = practice.review_state(user, "study/cache")
     imported = practice.review_state(copy, "study/cache")
     assert original is not None and imported is not None
@@ -104,7 +105,7 @@ def test_bad_files_are_refused_with_a_clear_message(practice: Practice) -> None:
         )
 
 
-def test_export_writes_what_the_database_holds(practice: Practice, bank: Bank, user: User) -> None:
+def test_export_writes_what_the_database_holds(practice: Practice, bank: Bank, user: Account) -> None:
     """Compared with a record written by hand, not with another export."""
     _history(practice, bank, user)
     [first, *_] = practice.export_history(user)["users"][0]["attempts"]
@@ -155,7 +156,7 @@ def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
 def test_a_bad_record_refuses_the_whole_file_and_writes_nothing(
     practice: Practice,
     bank: Bank,
-    user: User,
+    user: Account,
     db: Session,
     change: Callable[[dict[str, Any]], None],
     message: str,
@@ -168,7 +169,7 @@ def test_a_bad_record_refuses_the_whole_file_and_writes_nothing(
 
 
 def test_a_file_naming_an_existing_candidate_needs_an_explicit_user(
-    practice: Practice, bank: Bank, user: User
+    practice: Practice, bank: Bank, user: Account
 ) -> None:
     _history(practice, bank, user)
     exported = practice.export_history(user)

@@ -15,8 +15,8 @@ from viva.bank import Bank
 from viva.errors import InvalidInput, NotFound
 from viva.marking import get_backend
 from viva.practice import Practice, Scope
+from viva.practice.accounts import Account
 from viva.practice.interviews import Interviews
-from viva.store import User
 
 PLANTED = "Activations in 16 bits and tensor cores, and it halves all the memory."
 STRONG_MP = "Activations in 16 bits, halving activation memory, and the matmuls use tensor cores."
@@ -33,7 +33,7 @@ def interviews(db: Session, bank: Bank) -> Interviews:
 
 
 def test_a_planted_misconception_is_probed_and_everything_is_recorded(
-    interviews: Interviews, user: User, db: Session, bank: Bank
+    interviews: Interviews, user: Account, db: Session, bank: Bank
 ) -> None:
     interview = interviews.start(user, ["gpu"], NOW, questions=2)
     assert interview.plan == ["gpu/mp", "gpu/bare"]
@@ -51,7 +51,7 @@ def test_a_planted_misconception_is_probed_and_everything_is_recorded(
     step = interviews.answer(user, interview, "gpu/bare", "It is an on-chip SRAM cache.", NOW)
     assert step is not None and step.kind == "generated" and step.question.prompt.startswith("You said")
     assert interviews.answer(user, interview, step.question.full_id, "It is off-chip DRAM.", NOW) is None
-    assert interview.finished_at == NOW
+    assert interviews.get(user, interview.key).finished_at == NOW
 
     attempts = Practice(db, bank).attempts(user)
     assert [a.question_id for a in attempts] == ["gpu/mp", "gpu/mp-optimizer-probe", "gpu/bare"]
@@ -71,7 +71,7 @@ def test_a_planted_misconception_is_probed_and_everything_is_recorded(
 
 
 def test_a_strong_answer_gets_the_follow_up_and_leaving_keeps_the_answers(
-    interviews: Interviews, user: User, db: Session, bank: Bank
+    interviews: Interviews, user: Account, db: Session, bank: Bank
 ) -> None:
     interview = interviews.start(user, ["gpu"], NOW, questions=2)
     step = interviews.answer(user, interview, "gpu/mp", STRONG_MP, NOW)
@@ -84,7 +84,7 @@ def test_a_strong_answer_gets_the_follow_up_and_leaving_keeps_the_answers(
 
 
 def test_point_memory_feeds_the_weak_point_drill(
-    interviews: Interviews, user: User, other_user: User
+    interviews: Interviews, user: Account, other_user: Account
 ) -> None:
     practice = interviews.practice
     practice.answer(user, "gpu/mp", "Only tensor cores.", NOW)
@@ -101,17 +101,17 @@ def test_point_memory_feeds_the_weak_point_drill(
 
 
 def test_nothing_to_ask_and_a_stranger_s_interview_are_refused(
-    interviews: Interviews, user: User, other_user: User
+    interviews: Interviews, user: Account, other_user: Account
 ) -> None:
     with pytest.raises(InvalidInput):
         interviews.start(user, ["gpu"], NOW, due_only=True)
     mine = interviews.start(user, [], NOW)
     with pytest.raises(NotFound):
         interviews.get(other_user, mine.key)
-    assert interviews.get(user, mine.key) is mine
+    assert interviews.get(user, mine.key) == mine
 
 
-def test_probes_count_towards_mastery_only_once_answered(interviews: Interviews, user: User) -> None:
+def test_probes_count_towards_mastery_only_once_answered(interviews: Interviews, user: Account) -> None:
     practice = interviews.practice
     gpu = next(m for m in practice.mastery(user, NOW) if m.id == "gpu")
     assert gpu.questions == 3, "mp, its follow-up and bare; the three probes wait until asked"
@@ -120,7 +120,9 @@ def test_probes_count_towards_mastery_only_once_answered(interviews: Interviews,
     assert (gpu.questions, gpu.attempted) == (4, 1)
 
 
-def test_the_practice_queue_never_introduces_a_probe_on_its_own(interviews: Interviews, user: User) -> None:
+def test_the_practice_queue_never_introduces_a_probe_on_its_own(
+    interviews: Interviews, user: Account
+) -> None:
     practice, seen = interviews.practice, []
     for minute in range(8):
         nxt = practice.next_question(user, Scope("gpu"), NOW + timedelta(minutes=minute), 10, session_id="s")

@@ -8,10 +8,10 @@ from tests.practice.conftest import NOW
 from tests.practice.factories import marking_for, strong, weak
 from viva.bank import Bank
 from viva.practice import Practice
-from viva.store import User
+from viva.practice.accounts import Account
 
 
-def test_nothing_answered_is_zero_mastery(practice: Practice, user: User) -> None:
+def test_nothing_answered_is_zero_mastery(practice: Practice, user: Account) -> None:
     topics = practice.mastery(user, NOW)
     assert [t.id for t in topics] == ["study", "later"]
     study = topics[0]
@@ -19,7 +19,9 @@ def test_nothing_answered_is_zero_mastery(practice: Practice, user: User) -> Non
     assert study.questions == 5 and study.attempted == 0 and study.mastery == 0.0
 
 
-def test_mastery_rises_with_coverage_and_fades_with_time(practice: Practice, bank: Bank, user: User) -> None:
+def test_mastery_rises_with_coverage_and_fades_with_time(
+    practice: Practice, bank: Bank, user: Account
+) -> None:
     practice.record_attempt(user, "study/clip", "a", strong(bank.question("study/clip")), NOW)
     now = practice.mastery(user, NOW + timedelta(hours=1))[0]
     second = now.sections[1]
@@ -31,14 +33,14 @@ def test_mastery_rises_with_coverage_and_fades_with_time(practice: Practice, ban
     assert months_later.retrievability < second.retrievability
 
 
-def test_override_counts_in_coverage(practice: Practice, bank: Bank, user: User) -> None:
+def test_override_counts_in_coverage(practice: Practice, bank: Bank, user: Account) -> None:
     attempt = practice.record_attempt(user, "study/clip", "a", weak(bank.question("study/clip")), NOW)
     assert practice.mastery(user, NOW)[0].sections[1].coverage == 0.0
     practice.override(user, attempt.id, "right", NOW)
     assert practice.mastery(user, NOW)[0].sections[1].coverage == 1.0
 
 
-def test_weakest_points(practice: Practice, bank: Bank, user: User) -> None:
+def test_weakest_points(practice: Practice, bank: Bank, user: Account) -> None:
     cache, norm = bank.question("study/cache"), bank.question("study/norm")
     practice.record_attempt(user, "study/cache", "a", marking_for(cache, ["new-token-only"]), NOW)
     practice.record_attempt(user, "study/cache", "b", marking_for(cache, ["new-token-only"]), NOW)

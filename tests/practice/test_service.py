@@ -12,16 +12,16 @@ from tests.practice.factories import marking_for, strong, weak
 from viva.bank import Bank
 from viva.errors import InvalidInput, NotFound
 from viva.practice import Practice
-from viva.store import User
+from viva.practice.accounts import Account
 
 
-def _due(practice: Practice, user: User, question_id: str) -> datetime:
+def _due(practice: Practice, user: Account, question_id: str) -> datetime:
     state = practice.review_state(user, question_id)
     assert state is not None
     return state.due
 
 
-def test_record_attempt_stores_everything(practice: Practice, bank: Bank, user: User, db: Session) -> None:
+def test_record_attempt_stores_everything(practice: Practice, bank: Bank, user: Account, db: Session) -> None:
     cache = bank.question("study/cache")
     marking = strong(cache)
     attempt = practice.record_attempt(
@@ -45,13 +45,13 @@ def test_record_attempt_stores_everything(practice: Practice, bank: Bank, user: 
     assert stored.override is None
 
 
-def test_strong_answer_pushes_the_review_days_out(practice: Practice, bank: Bank, user: User) -> None:
+def test_strong_answer_pushes_the_review_days_out(practice: Practice, bank: Bank, user: Account) -> None:
     practice.record_attempt(user, "study/cache", "a", strong(bank.question("study/cache")), NOW)
     state = practice.review_state(user, "study/cache")
     assert state is not None and state.due - NOW >= timedelta(days=2)
 
 
-def test_weak_answer_comes_back_within_a_day(practice: Practice, bank: Bank, user: User) -> None:
+def test_weak_answer_comes_back_within_a_day(practice: Practice, bank: Bank, user: Account) -> None:
     cache = bank.question("study/cache")
     practice.record_attempt(user, "study/cache", "a", strong(cache), NOW)
     first_due = _due(practice, user, "study/cache")
@@ -60,7 +60,7 @@ def test_weak_answer_comes_back_within_a_day(practice: Practice, bank: Bank, use
     assert state is not None and state.due - first_due <= timedelta(days=1)
 
 
-def test_repeated_strong_answers_grow_the_interval(practice: Practice, bank: Bank, user: User) -> None:
+def test_repeated_strong_answers_grow_the_interval(practice: Practice, bank: Bank, user: Account) -> None:
     cache = bank.question("study/cache")
     when, gaps = NOW, []
     for _ in range(3):
@@ -71,27 +71,30 @@ def test_repeated_strong_answers_grow_the_interval(practice: Practice, bank: Ban
     assert gaps[0] < gaps[1] < gaps[2]
 
 
-def test_override_changes_the_outcome(practice: Practice, bank: Bank, user: User) -> None:
+def test_override_changes_the_outcome(practice: Practice, bank: Bank, user: Account) -> None:
     cache = bank.question("study/cache")
     attempt = practice.record_attempt(user, "study/cache", "a", weak(cache), NOW)
     assert _due(practice, user, "study/cache") - NOW < timedelta(hours=1)
 
-    practice.override(user, attempt.id, "right", NOW + timedelta(minutes=1))
-    assert attempt.override == "right" and attempt.overridden_at == NOW + timedelta(minutes=1)
+    overridden = practice.override(user, attempt.id, "right", NOW + timedelta(minutes=1))
+    assert overridden.override == "right" and overridden.overridden_at == NOW + timedelta(minutes=1)
+    assert practice.attempt(user, attempt.id) == overridden
     assert _due(practice, user, "study/cache") - NOW >= timedelta(days=1)
 
     practice.override(user, attempt.id, None, NOW + timedelta(minutes=2))
     assert _due(practice, user, "study/cache") - NOW < timedelta(hours=1)
 
 
-def test_missed_it_override_brings_a_strong_answer_back(practice: Practice, bank: Bank, user: User) -> None:
+def test_missed_it_override_brings_a_strong_answer_back(
+    practice: Practice, bank: Bank, user: Account
+) -> None:
     attempt = practice.record_attempt(user, "study/norm", "a", strong(bank.question("study/norm")), NOW)
     practice.override(user, attempt.id, "missed", NOW)
     assert _due(practice, user, "study/norm") - NOW < timedelta(hours=1)
 
 
 def test_override_of_someone_elses_attempt_is_not_found(
-    practice: Practice, bank: Bank, user: User, other_user: User
+    practice: Practice, bank: Bank, user: Account, other_user: Account
 ) -> None:
     attempt = practice.record_attempt(user, "study/cache", "a", weak(bank.question("study/cache")), NOW)
     with pytest.raises(NotFound):
@@ -101,7 +104,7 @@ def test_override_of_someone_elses_attempt_is_not_found(
     assert attempt.override is None
 
 
-def test_bad_input_is_refused(practice: Practice, bank: Bank, user: User) -> None:
+def test_bad_input_is_refused(practice: Practice, bank: Bank, user: Account) -> None:
     cache = bank.question("study/cache")
     with pytest.raises(NotFound):
         practice.record_attempt(user, "study/nope", "a", strong(cache), NOW)
@@ -114,7 +117,7 @@ def test_bad_input_is_refused(practice: Practice, bank: Bank, user: User) -> Non
         practice.override(user, attempt.id, "maybe", NOW)  # type: ignore[arg-type]  # deliberately not an Override
 
 
-def test_score_history(practice: Practice, bank: Bank, user: User) -> None:
+def test_score_history(practice: Practice, bank: Bank, user: Account) -> None:
     cache = bank.question("study/cache")
     practice.record_attempt(user, "study/cache", "a", weak(cache), NOW)
     practice.record_attempt(
@@ -125,7 +128,7 @@ def test_score_history(practice: Practice, bank: Bank, user: User) -> None:
     assert history[0].answered_at == NOW
 
 
-def test_summary_shows_the_attempt_without_its_row(practice: Practice, bank: Bank, user: User) -> None:
+def test_summary_shows_the_attempt_without_its_row(practice: Practice, bank: Bank, user: Account) -> None:
     cache = bank.question("study/cache")
     first = practice.record_attempt(user, "study/cache", "a", weak(cache), NOW)
     second = practice.override(user, first.id, "right", NOW + timedelta(minutes=1))
@@ -135,7 +138,7 @@ def test_summary_shows_the_attempt_without_its_row(practice: Practice, bank: Ban
     assert summary.marking == weak(cache) and summary.next_due == _due(practice, user, "study/cache")
 
 
-def test_progress_gathers_what_the_progress_views_show(practice: Practice, bank: Bank, user: User) -> None:
+def test_progress_gathers_what_the_progress_views_show(practice: Practice, bank: Bank, user: Account) -> None:
     practice.record_attempt(user, "study/cache", "a", weak(bank.question("study/cache")), NOW)
     found = practice.progress(user, NOW, days=7, weakest=3)
     assert found.mastery == practice.mastery(user, NOW)

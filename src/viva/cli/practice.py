@@ -37,7 +37,7 @@ from viva.cli.render import show_feedback
 from viva.cli.work import UserOption, database, unit_of_work, utc_now
 from viva.errors import InvalidInput
 from viva.practice import NEW_PER_SITTING, Practice, Scope
-from viva.store import session_scope
+from viva.practice.units import session_scope
 
 
 def _when(moment: datetime, now: datetime) -> str:
@@ -128,9 +128,9 @@ def practice(
                     if choice in {"r", "m"}:
                         service.override(me, attempt_id, "right" if choice == "r" else "missed", utc_now())
                         out.print("[dim]noted: your verdict wins[/]")
-                    state = service.review_state(me, nxt.question.full_id)
-                    if state is not None:
-                        out.print(f"[dim]Next review {_when(state.due, utc_now())}.[/]")
+                    when = service.next_review(me, nxt.question.full_id)
+                    if when is not None:
+                        out.print(f"[dim]Next review {_when(when, utc_now())}.[/]")
         except (KeyboardInterrupt, EOFError):
             out.print("")
         out.print(f"Session over: {answered} answer(s) saved.")
@@ -166,8 +166,7 @@ def answer(
         now = utc_now()
         attempt = service.answer(me, question.full_id, text, now)
         marking = attempt.marking
-        state = service.review_state(me, question.full_id)
-        due = state.due if state is not None else now
+        due = service.next_review(me, question.full_id) or now
     if format is OutputFormat.json:
         print_json(
             {

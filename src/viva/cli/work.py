@@ -18,8 +18,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from viva.bank import Bank
 from viva.cli.common import settings
 from viva.marking import Marker
-from viva.practice import Practice, get_or_create_user
-from viva.store import User, make_engine, migrate, session_factory, session_scope
+from viva.practice import Practice
+from viva.practice.accounts import Account, local_account
+from viva.practice.units import session_scope
+from viva.store import make_engine, migrate, session_factory
 
 UserOption = Annotated[
     str | None, typer.Option("--user", help="Candidate name (default: VIVA_USER or 'me').")
@@ -45,7 +47,7 @@ def database(ctx: typer.Context) -> Iterator[sessionmaker[Session]]:
 @contextmanager
 def unit_of_work(
     factory: sessionmaker[Session], bank: Bank, name: str, marker: Marker | None = None
-) -> Iterator[tuple[Practice, User]]:
+) -> Iterator[tuple[Practice, Account]]:
     """Practice for the candidate ``name`` (created on first use), committed on leaving."""
     with session_scope(factory) as session:
-        yield Practice(session, bank, marker), get_or_create_user(session, name, utc_now())
+        yield Practice(session, bank, marker), local_account(session, name, utc_now())

@@ -40,8 +40,9 @@ State = Literal["queued", "running", "done", "failed"]
 
 @dataclass(frozen=True)
 class JobStatus:
-    """Where one job stands, as the upload page shows it."""
+    """Where one job stands, as its page shows it and ``GET /api/v1/transcriptions/{id}`` returns it."""
 
+    id: str
     state: State
     position: int = 0
     """1 for the next job a worker takes, 2 after that…; 0 unless queued."""
@@ -144,9 +145,9 @@ class JobQueue:
         from rq.job import JobStatus as RQStatus
 
         if row.state == DONE:
-            return JobStatus("done", progress=1.0, tries=self.tries)
+            return JobStatus(row.id, "done", progress=1.0, tries=self.tries)
         if row.state == FAILED:
-            return JobStatus("failed", tries=self.tries, error=row.error)
+            return JobStatus(row.id, "failed", tries=self.tries, error=row.error)
         try:
             job = Job.fetch(row.id, connection=self.redis)
             state = job.get_status()
@@ -154,16 +155,18 @@ class JobQueue:
             attempt = 1 + retried
             if state in (RQStatus.QUEUED, RQStatus.SCHEDULED, RQStatus.DEFERRED, RQStatus.CREATED):
                 position = job.get_position()
-                return JobStatus("queued", position=(position or 0) + 1, attempt=attempt, tries=self.tries)
+                place = (position or 0) + 1
+                return JobStatus(row.id, "queued", position=place, attempt=attempt, tries=self.tries)
             if state in (RQStatus.STARTED, RQStatus.FINISHED):
                 # FINISHED before the row says so: the row was read just before the worker's commit
                 progress = float(job.get_meta(refresh=True).get("progress", 0.0))
-                return JobStatus("running", progress=progress, attempt=attempt, tries=self.tries)
+                return JobStatus(row.id, "running", progress=progress, attempt=attempt, tries=self.tries)
         except NoSuchJobError:
-            return JobStatus("failed", tries=self.tries, error="the job was lost from the queue")
+            return JobStatus(row.id, "failed", tries=self.tries, error="the job was lost from the queue")
         except RedisError as exc:
             raise _queue_down(exc) from None
         return JobStatus(
+            row.id,
             "failed",
             attempt=self.tries,
             tries=self.tries,

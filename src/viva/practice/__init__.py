@@ -1,11 +1,15 @@
 """The candidate's journey: attempts, overrides, spaced repetition, follow-ups, mastery.
 
 Front door: :class:`Practice` (``Practice(session, bank, marker)``); every method takes the user
-and, where time matters, ``now``. Pure parts: :mod:`viva.practice.schedule` (the
+(an :class:`~viva.practice.accounts.Account`) and, where time matters, ``now``, and returns
+frozen dataclasses, never the store's rows. Accounts, logins, browser sessions and API tokens:
+:mod:`viva.practice.accounts`; mock interviews: :mod:`viva.practice.interviews`; a unit of
+work for the adapters: :mod:`viva.practice.units`. Pure parts: :mod:`viva.practice.schedule` (the
 marking → FSRS rating table and the review function), :mod:`viva.practice.follow_ups`,
 :mod:`viva.practice.mastery`.
 """
 
+from viva.practice.accounts import Account, local_account
 from viva.practice.history import HistoryDocument, ImportReport
 from viva.practice.lessons import LessonPointer
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
@@ -14,10 +18,10 @@ from viva.practice.schedule import rating_for
 from viva.practice.scope import Scope
 from viva.practice.service import AttemptSummary, KeptAudio, Practice, Progress, ScorePoint
 from viva.store.recordings import RecordingInfo
-from viva.store.users import get_or_create_user
 
 __all__ = [
     "NEW_PER_SITTING",
+    "Account",
     "AttemptSummary",
     "DayCount",
     "DueItem",
@@ -33,6 +37,6 @@ __all__ = [
     "Scope",
     "ScorePoint",
     "WeakPoint",
-    "get_or_create_user",
+    "local_account",
     "rating_for",
 ]

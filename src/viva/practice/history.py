@@ -27,10 +27,11 @@ from sqlalchemy.orm import Session
 from viva.domain import Override, Verdict, as_override
 from viva.errors import InvalidInput
 from viva.marking.result import Marking
+from viva.practice.accounts import Account
 from viva.store import attempts as attempt_repo
 from viva.store import interviews as interview_repo
 from viva.store import reviews as review_repo
-from viva.store.models import Attempt, User
+from viva.store.models import Attempt
 from viva.store.users import get_or_create_user, get_user
 
 
@@ -124,7 +125,7 @@ class ImportReport(BaseModel):
     review_states: int
 
 
-def export_user(session: Session, user: User) -> UserHistory:
+def export_user(session: Session, user: Account) -> UserHistory:
     attempts = attempt_repo.attempts_for_user(session, user.id)
     states = review_repo.review_states(session, user.id)
     return UserHistory(
@@ -160,7 +161,7 @@ def export_user(session: Session, user: User) -> UserHistory:
     )
 
 
-def export_document(session: Session, users: list[User]) -> dict[str, Any]:
+def export_document(session: Session, users: list[Account]) -> dict[str, Any]:
     """The JSON-ready export document for ``users``."""
     document = HistoryDocument(users=[export_user(session, u) for u in users])
     return document.model_dump(mode="json")

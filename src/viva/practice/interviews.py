@@ -22,12 +22,13 @@ from viva.marking.backends import Marker
 from viva.marking.result import Marking
 from viva.practice import debrief as debriefs
 from viva.practice import interview as rules
+from viva.practice.accounts import Account
 from viva.practice.scope import Scope
 from viva.practice.service import KeptAudio, Practice
 from viva.speech.transcript import Transcript
 from viva.store import attempts as attempt_repo
 from viva.store import interviews as interview_repo
-from viva.store.models import Attempt, Interview, User
+from viva.store.models import Attempt, Interview
 
 LATER = timedelta(days=3650)
 """How far ahead not-yet-due questions are looked for when due and new ones run out."""
@@ -43,6 +44,42 @@ class ReadinessPoint:
     figure: float
 
 
+@dataclass(frozen=True, slots=True)
+class MockInterview:
+    """An interview (or drill) as the adapters see it: what was planned and when it ran.
+
+    A snapshot taken when it was read: :class:`Interviews` reads the interview again for every
+    step, so its methods always see what an earlier step wrote.
+    """
+
+    id: int
+    key: str
+    kind: str
+    topics: list[str]
+    plan: list[str]
+    minutes: int
+    soft_limit_s: int
+    started_at: datetime
+    finished_at: datetime | None
+    session_id: str
+    """The ``session_id`` of the interview's attempts."""
+
+    @classmethod
+    def of(cls, row: Interview) -> MockInterview:
+        return cls(
+            row.id,
+            row.key,
+            row.kind,
+            list(row.topics),
+            list(row.plan),
+            row.minutes,
+            row.soft_limit_s,
+            row.started_at,
+            row.finished_at,
+            row.session_id,
+        )
+
+
 class Interviews:
     def __init__(self, session: Session, bank: Bank, marker: Marker | None = None) -> None:
         self.session = session
@@ -53,7 +90,7 @@ class Interviews:
 
     def start(
         self,
-        user: User,
+        user: Account,
         topic_ids: Sequence[str],
         now: datetime,
         *,
@@ -61,7 +98,7 @@ class Interviews:
         questions: int | None = None,
         soft_limit_s: int = rules.SOFT_LIMIT_S,
         due_only: bool = False,
-    ) -> Interview:
+    ) -> MockInterview:
         """Plan an interview over ``topic_ids`` (none: every topic). InvalidInput if nothing to ask."""
         for topic_id in topic_ids:
             self.bank.topic(topic_id)
@@ -75,26 +112,26 @@ class Interviews:
         plan = rules.plan(self.bank, topic_ids, due, known, count, due_only=due_only, later_ids=later)
         return self._add(user, "interview", list(topic_ids), plan, minutes, soft_limit_s, now)
 
-    def drill_weak_points(self, user: User, now: datetime, *, limit: int = 5) -> Interview:
+    def drill_weak_points(self, user: Account, now: datetime, *, limit: int = 5) -> MockInterview:
         """A session of the questions whose core points were missed most recently."""
         plan = self.weak_question_ids(user, limit)
         return self._add(user, "drill", [], plan, rules.MINUTES, rules.SOFT_LIMIT_S, now)
 
-    def drill(self, user: User, question_ids: Sequence[str], now: datetime) -> Interview:
+    def drill(self, user: Account, question_ids: Sequence[str], now: datetime) -> MockInterview:
         """A session of exactly these questions (the debrief's "practise next")."""
         plan = [q for q in dict.fromkeys(question_ids) if self.bank.has_question(q)]
         return self._add(user, "drill", [], plan, rules.MINUTES, rules.SOFT_LIMIT_S, now)
 
     def _add(
         self,
-        user: User,
+        user: Account,
         kind: str,
         topics: list[str],
         plan: list[str],
         minutes: int,
         soft: int,
         now: datetime,
-    ) -> Interview:
+    ) -> MockInterview:
         if not plan:
             raise InvalidInput(
                 "there is nothing to ask: no question is due or new there",
@@ -112,18 +149,21 @@ class Interviews:
             finished_at=None,
             extra={"generated": {}},
         )
-        return interview_repo.add_interview(self.session, interview)
+        return MockInterview.of(interview_repo.add_interview(self.session, interview))
 
     # -- during -----------------------------------------------------------------------
 
-    def get(self, user: User, key: str) -> Interview:
-        return interview_repo.interview_for_user(self.session, user.id, key)
+    def get(self, user: Account, key: str) -> MockInterview:
+        return MockInterview.of(interview_repo.interview_for_user(self.session, user.id, key))
 
-    def past(self, user: User) -> list[Interview]:
-        return list(interview_repo.interviews_for_user(self.session, user.id))
+    def past(self, user: Account) -> list[MockInterview]:
+        return [MockInterview.of(i) for i in interview_repo.interviews_for_user(self.session, user.id)]
 
-    def step(self, interview: Interview, now: datetime) -> rules.Step | None:
+    def step(self, interview: MockInterview, now: datetime) -> rules.Step | None:
         """What to ask now; None once the interview is finished or has nothing left."""
+        return self._step(self._row(interview), now)
+
+    def _step(self, interview: Interview, now: datetime) -> rules.Step | None:
         if interview.finished_at is not None:
             return None
         return rules.next_step(
@@ -138,8 +178,8 @@ class Interviews:
 
     def answer(
         self,
-        user: User,
-        interview: Interview,
+        user: Account,
+        interview: MockInterview,
         question_id: str,
         text: str,
         now: datetime,
@@ -152,19 +192,20 @@ class Interviews:
 
         InvalidInput when ``question_id`` is not what is being asked now (a stale page).
         """
-        step = self.step(interview, now)
+        row = self._row(interview)
+        step = self._step(row, now)
         if step is None or step.question.full_id != question_id:
             raise InvalidInput("that question is not the one being asked now", hint="reload the interview")
         if step.kind == "generated":
             marking = self.practice.marker.mark(step.question, text)
-            generated = dict(interview.extra.get("generated", {}))
+            generated = dict(row.extra.get("generated", {}))
             generated[question_id] = {
                 "prompt": step.question.prompt,
                 "answer": text,
                 "marking": marking.model_dump(mode="json"),
                 "answered_at": now.isoformat(),
             }
-            interview.extra = {**interview.extra, "generated": generated}
+            row.extra = {**row.extra, "generated": generated}
             self.session.flush()
         else:
             self.practice.answer(
@@ -175,22 +216,26 @@ class Interviews:
                 heard=heard,
                 audio=audio,
                 duration_ms=duration_ms,
-                session_id=interview.session_id,
+                session_id=row.session_id,
             )
-        following = self.step(interview, now)
+        following = self._step(row, now)
         if following is None:
-            self.finish(interview, now)
+            self._finish(row, now)
         return following
 
-    def finish(self, interview: Interview, now: datetime) -> None:
+    def finish(self, interview: MockInterview, now: datetime) -> None:
         """End the interview now (what was answered stays)."""
+        self._finish(self._row(interview), now)
+
+    def _finish(self, interview: Interview, now: datetime) -> None:
         if interview.finished_at is None:
             interview.finished_at = now
             self.session.flush()
 
     # -- after ------------------------------------------------------------------------
 
-    def debrief(self, user: User, interview: Interview) -> debriefs.Debrief:
+    def debrief(self, user: Account, found: MockInterview) -> debriefs.Debrief:
+        interview = self._row(found)
         attempts = self._attempts(interview)
         answered = [rules.Answered(a.question_id, a.marking) for a in attempts]
         chosen = rules.pushes(self.bank, interview.plan, answered)
@@ -218,7 +263,7 @@ class Interviews:
                 given.append(debriefs.Given(push.question, "generated", marking, kept["answer"]))
         return debriefs.debrief(self.bank, interview.key, interview.started_at, interview.finished_at, given)
 
-    def readiness_history(self, user: User) -> list[ReadinessPoint]:
+    def readiness_history(self, user: Account) -> list[ReadinessPoint]:
         """Each topic's readiness at each past interview, oldest first."""
         found = []
         for interview in reversed(self.past(user)):
@@ -229,7 +274,7 @@ class Interviews:
             found += [ReadinessPoint(at, r.topic_id, r.title, r.figure) for r in summary.readiness]
         return found
 
-    def points_missed_most(self, user: User, limit: int = 10) -> list[debriefs.PointTally]:
+    def points_missed_most(self, user: Account, limit: int = 10) -> list[debriefs.PointTally]:
         """Core points missed most often, across every question answered (from point memory)."""
         rows = [
             r
@@ -244,7 +289,7 @@ class Interviews:
             for r in rows[:limit]
         ]
 
-    def weak_question_ids(self, user: User, limit: int = 5) -> list[str]:
+    def weak_question_ids(self, user: Account, limit: int = 5) -> list[str]:
         """Questions whose core points were missed most recently and not made since."""
         rows = [
             r
@@ -258,6 +303,9 @@ class Interviews:
         return list(dict.fromkeys(r.question_id for r in rows))[:limit]
 
     # -- helpers ------------------------------------------------------------------------
+
+    def _row(self, interview: MockInterview) -> Interview:
+        return interview_repo.interview_by_id(self.session, interview.id)
 
     def _attempts(self, interview: Interview) -> list[Attempt]:
         return list(

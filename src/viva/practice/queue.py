@@ -21,11 +21,13 @@ from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
 from viva.domain import Override
+from viva.practice.accounts import Account
 from viva.practice.follow_ups import choose_follow_up
+from viva.practice.records import AttemptRecord
 from viva.practice.scope import Scope
 from viva.store import attempts as attempt_repo
 from viva.store import reviews as review_repo
-from viva.store.models import Attempt, User
+from viva.store.models import Attempt
 
 Reason = Literal["follow-up", "due", "new"]
 
@@ -57,7 +59,7 @@ EVERYTHING = Scope()
 
 
 def due_items(
-    session: Session, bank: Bank, user: User, until: datetime, scope: Scope = EVERYTHING
+    session: Session, bank: Bank, user: Account, until: datetime, scope: Scope = EVERYTHING
 ) -> list[DueItem]:
     """Questions of ``scope`` due by ``until``, soonest first; ids no longer in the bank are skipped."""
     items = []
@@ -72,7 +74,7 @@ def due_items(
 def next_question(
     session: Session,
     bank: Bank,
-    user: User,
+    user: Account,
     scope: Scope,
     now: datetime,
     new_limit: int,
@@ -108,7 +110,7 @@ def next_question(
 def _follow_up(
     session: Session,
     bank: Bank,
-    user: User,
+    user: Account,
     now: datetime,
     session_id: str | None,
     exclude: Collection[str],
@@ -130,7 +132,7 @@ def _follow_up(
 
 
 def follow_up_of(
-    session: Session, bank: Bank, attempt: Attempt, exclude: Collection[str] = ()
+    session: Session, bank: Bank, attempt: Attempt | AttemptRecord, exclude: Collection[str] = ()
 ) -> Question | None:
     """The follow-up to push with after ``attempt``: the candidate's own verdict wins over the
     marker's, and follow-ups they have never answered come first (see

@@ -20,13 +20,15 @@ from sqlalchemy.orm import Session
 
 from viva.bank import Bank, Question
 from viva.domain import OVERRIDES, Override, as_override
-from viva.errors import Conflict, InvalidInput, NotFound
+from viva.errors import Conflict, InvalidInput
 from viva.marking.backends import Marker
 from viva.marking.result import Marking
 from viva.practice import history, queue, schedule
 from viva.practice import mastery as measures
+from viva.practice.accounts import Account
 from viva.practice.lessons import LessonPointer, lesson_for
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
+from viva.practice.records import AttemptRecord
 from viva.practice.scope import Scope
 from viva.speech.delivery import measure_delivery
 from viva.speech.transcript import Transcript
@@ -35,7 +37,7 @@ from viva.store import interviews as interview_repo
 from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
 from viva.store import spent
-from viva.store.models import Attempt, Recording, ReviewState, User
+from viva.store.models import Attempt, ReviewState
 from viva.store.recordings import RecordingInfo
 from viva.store.users import delete_history
 
@@ -110,7 +112,7 @@ class Practice:
 
     def answer(
         self,
-        user: User,
+        user: Account,
         question_id: str,
         text: str,
         now: datetime,
@@ -120,7 +122,7 @@ class Practice:
         session_id: str | None = None,
         duration_ms: int | None = None,
         once: str | None = None,
-    ) -> Attempt:
+    ) -> AttemptRecord:
         """Mark ``text`` with the injected marker and record it (flushed, not committed).
 
         ``once`` is a key this answer may be recorded under only once (a spoken answer's
@@ -161,17 +163,17 @@ class Practice:
             session_id=session_id,
         )
         if audio is not None:
-            self.keep_recording(user, attempt, audio.mime, audio.data, now)
+            self._keep_recording(user, attempt, audio, now)
         return attempt
 
-    def follow_up_for(self, attempt: Attempt) -> Question | None:
+    def follow_up_for(self, attempt: AttemptRecord) -> Question | None:
         """The follow-up an interviewer would push with after ``attempt`` (see
         :mod:`viva.practice.follow_ups`); the same rule the queue applies."""
         return queue.follow_up_of(self.session, self.bank, attempt)
 
     def record_attempt(
         self,
-        user: User,
+        user: Account,
         question_id: str,
         answer: str,
         marking: Marking,
@@ -181,7 +183,7 @@ class Practice:
         transcript: dict[str, Any] | None = None,
         delivery: dict[str, Any] | None = None,
         session_id: str | None = None,
-    ) -> Attempt:
+    ) -> AttemptRecord:
         """Store an answer already marked and reschedule the question (flushed, not committed).
 
         Adapters call :meth:`answer`; this lower step is for markings made elsewhere
@@ -217,28 +219,25 @@ class Practice:
         state = review_repo.review_state(self.session, user.id, question.full_id)
         card = state.card if state is not None else schedule.new_card(now)
         self._save_card(user, question.full_id, schedule.review(card, schedule.rating_for(marking), now))
-        return attempt
+        return AttemptRecord.of(attempt)
 
     # -- recordings (kept only when the candidate opts in) ---------------------------
 
-    def keep_recording(
-        self, user: User, attempt: Attempt, mime: str, data: bytes, now: datetime
-    ) -> Recording:
+    def _keep_recording(self, user: Account, attempt: AttemptRecord, audio: KeptAudio, now: datetime) -> None:
         """Store the audio of one of the user's attempts (flushed, in the caller's transaction)."""
-        _aware(now)
-        if attempt.user_id != user.id:
-            raise NotFound(f"no attempt {attempt.id}")
-        return recording_repo.add_recording(self.session, attempt, mime, data, now)
+        row = attempt_repo.attempt_for_user(self.session, user.id, attempt.id)
+        recording_repo.add_recording(self.session, row, audio.mime, audio.data, now)
 
-    def recordings(self, user: User, attempt_id: int) -> list[RecordingInfo]:
+    def recordings(self, user: Account, attempt_id: int) -> list[RecordingInfo]:
         """The user's recordings of one attempt, without their bytes."""
         return recording_repo.recordings_of_attempt(self.session, user.id, attempt_id)
 
-    def recording(self, user: User, recording_id: int) -> Recording:
+    def recording(self, user: Account, recording_id: int) -> KeptAudio:
         """One of the user's recordings, with its bytes; NotFound if it is not theirs."""
-        return recording_repo.recording_for_user(self.session, user.id, recording_id)
+        recording = recording_repo.recording_for_user(self.session, user.id, recording_id)
+        return KeptAudio(recording.mime, recording.data)
 
-    def delete_recording(self, user: User, recording_id: int) -> int:
+    def delete_recording(self, user: Account, recording_id: int) -> int:
         """Delete one of the user's recordings; returns its attempt's id. The attempt stays."""
         recording = recording_repo.recording_for_user(self.session, user.id, recording_id)
         attempt_id = recording.attempt_id
@@ -246,7 +245,9 @@ class Practice:
         self.session.flush()
         return attempt_id
 
-    def override(self, user: User, attempt_id: int, verdict: Override | None, now: datetime) -> Attempt:
+    def override(
+        self, user: Account, attempt_id: int, verdict: Override | None, now: datetime
+    ) -> AttemptRecord:
         """The candidate overrules the marker ("right" / "missed"; None withdraws it).
 
         The question's schedule is rebuilt by replaying its attempts with their effective
@@ -260,9 +261,9 @@ class Practice:
         attempt.overridden_at = now if verdict is not None else None
         self.session.flush()
         self.reschedule(user, attempt.question_id)
-        return attempt
+        return AttemptRecord.of(attempt)
 
-    def reschedule(self, user: User, question_id: str) -> ReviewState | None:
+    def reschedule(self, user: Account, question_id: str) -> ReviewState | None:
         """Rebuild a question's review state from its attempts (pure replay, oldest first)."""
         review_repo.lock_review_state(self.session, user.id, question_id)
         attempts = attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id)
@@ -274,7 +275,7 @@ class Practice:
             card = schedule.review(card, rating, attempt.answered_at)
         return self._save_card(user, question_id, card)
 
-    def _save_card(self, user: User, question_id: str, card: dict[str, Any]) -> ReviewState:
+    def _save_card(self, user: Account, question_id: str, card: dict[str, Any]) -> ReviewState:
         return review_repo.save_review_state(
             self.session, user.id, question_id, card, schedule.due_at(card), schedule.last_review_at(card)
         )
@@ -283,7 +284,7 @@ class Practice:
 
     def next_question(
         self,
-        user: User,
+        user: Account,
         scope: Scope,
         now: datetime,
         new_limit: int,
@@ -300,26 +301,34 @@ class Practice:
         )
 
     def due(
-        self, user: User, now: datetime, horizon: timedelta = timedelta(0), scope: Scope | None = None
+        self, user: Account, now: datetime, horizon: timedelta = timedelta(0), scope: Scope | None = None
     ) -> list[queue.DueItem]:
         """Questions due by ``now + horizon``, soonest first."""
         _aware(now)
         return queue.due_items(self.session, self.bank, user, now + horizon, scope or Scope())
 
-    def review_state(self, user: User, question_id: str) -> ReviewState | None:
+    def review_state(self, user: Account, question_id: str) -> ReviewState | None:
         """The question's schedule for ``user`` (``.due`` is the next review), if answered."""
         return review_repo.review_state(self.session, user.id, question_id)
 
-    def attempt(self, user: User, attempt_id: int) -> Attempt:
-        """One of the user's attempts; NotFound if it is not theirs."""
-        return attempt_repo.attempt_for_user(self.session, user.id, attempt_id)
+    def next_review(self, user: Account, question_id: str) -> datetime | None:
+        """When the question comes back for ``user``; None if they never answered it."""
+        state = self.review_state(user, question_id)
+        return state.due if state is not None else None
 
-    def attempts(self, user: User, question_id: str | None = None) -> list[Attempt]:
+    def attempt(self, user: Account, attempt_id: int) -> AttemptRecord:
+        """One of the user's attempts; NotFound if it is not theirs."""
+        return AttemptRecord.of(attempt_repo.attempt_for_user(self.session, user.id, attempt_id))
+
+    def attempts(self, user: Account, question_id: str | None = None) -> list[AttemptRecord]:
+        """The user's attempts, oldest first, optionally of one question."""
+        return [AttemptRecord.of(a) for a in self._attempt_rows(user, question_id)]
+
+    def _attempt_rows(self, user: Account, question_id: str | None = None) -> list[Attempt]:
         return list(attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id))
 
-    def summary(self, user: User, attempt: Attempt) -> AttemptSummary:
+    def summary(self, user: Account, attempt: AttemptRecord) -> AttemptSummary:
         """``attempt`` (one of the user's) as adapters show it, with its question's next review."""
-        review = self.review_state(user, attempt.question_id)
         return AttemptSummary(
             id=attempt.id,
             question_id=attempt.question_id,
@@ -329,10 +338,10 @@ class Practice:
             verdict=attempt.verdict,
             override=attempt.override,
             marking=attempt.marking,
-            next_due=review.due if review is not None else None,
+            next_due=self.next_review(user, attempt.question_id),
         )
 
-    def summaries(self, user: User, question_id: str | None = None) -> list[AttemptSummary]:
+    def summaries(self, user: Account, question_id: str | None = None) -> list[AttemptSummary]:
         """The user's attempts as :meth:`summary` shows them, oldest first."""
         return [self.summary(user, a) for a in self.attempts(user, question_id)]
 
@@ -342,7 +351,7 @@ class Practice:
 
     # -- progress --------------------------------------------------------------------
 
-    def progress(self, user: User, now: datetime, days: int = 30, weakest: int = 10) -> Progress:
+    def progress(self, user: Account, now: datetime, days: int = 30, weakest: int = 10) -> Progress:
         """Mastery, the forecast for ``days`` days, the ``weakest`` points and the scores."""
         return Progress(
             mastery=self.mastery(user, now),
@@ -351,34 +360,34 @@ class Practice:
             score_history=self.score_history(user),
         )
 
-    def mastery(self, user: User, now: datetime) -> list[Mastery]:
+    def mastery(self, user: Account, now: datetime) -> list[Mastery]:
         _aware(now)
-        return measures.mastery(self.bank, self.attempts(user), self._states(user), now)
+        return measures.mastery(self.bank, self._attempt_rows(user), self._states(user), now)
 
-    def weakest_points(self, user: User, limit: int = 10) -> list[WeakPoint]:
-        return measures.weakest_points(self.bank, self.attempts(user), limit)
+    def weakest_points(self, user: Account, limit: int = 10) -> list[WeakPoint]:
+        return measures.weakest_points(self.bank, self._attempt_rows(user), limit)
 
-    def forecast(self, user: User, now: datetime, days: int = 30) -> list[DayCount]:
+    def forecast(self, user: Account, now: datetime, days: int = 30) -> list[DayCount]:
         """Reviews due per calendar day from today (overdue ones count today)."""
         _aware(now)
         return measures.forecast(self._states(user), now, days)
 
-    def score_history(self, user: User) -> list[ScorePoint]:
+    def score_history(self, user: Account) -> list[ScorePoint]:
         return [
             ScorePoint(a.id, a.question_id, a.answered_at, a.score, a.verdict, a.override)
             for a in self.attempts(user)
         ]
 
-    def _states(self, user: User) -> list[ReviewState]:
+    def _states(self, user: Account) -> list[ReviewState]:
         return list(review_repo.review_states(self.session, user.id))
 
     # -- history ---------------------------------------------------------------------
 
-    def export_history(self, user: User) -> dict[str, Any]:
+    def export_history(self, user: Account) -> dict[str, Any]:
         """A JSON-ready document of the user's attempts and review states."""
         return history.export_document(self.session, [user])
 
-    def reset_history(self, user: User) -> int:
+    def reset_history(self, user: Account) -> int:
         """Forget every attempt, recording and schedule of ``user`` (the account stays); the
         caller commits. Returns how many attempts were removed."""
         return delete_history(self.session, user.id)

@@ -98,6 +98,12 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 
+def open_session(factory: sessionmaker[Session], *, writes: bool) -> Session:
+    """A new session that writes (on SQLite: begins IMMEDIATE) or only reads (DEFERRED); the
+    caller commits or rolls back and closes it (see :func:`session_scope` for the rules)."""
+    return factory(execution_options={WRITES: writes})
+
+
 @contextmanager
 def session_scope(
     engine_or_factory: Engine | sessionmaker[Session], *, writes: bool = True
@@ -112,7 +118,7 @@ def session_scope(
     factory = (
         session_factory(engine_or_factory) if isinstance(engine_or_factory, Engine) else engine_or_factory
     )
-    session = factory(execution_options={WRITES: writes})
+    session = open_session(factory, writes=writes)
     try:
         yield session
         session.commit()

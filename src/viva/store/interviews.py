@@ -27,6 +27,13 @@ def interview_for_user(session: Session, user_id: int, key: str) -> Interview:
     return found
 
 
+def interview_by_id(session: Session, interview_id: int) -> Interview:
+    found = session.get(Interview, interview_id)
+    if found is None:
+        raise NotFound(f"no interview {interview_id}")
+    return found
+
+
 def interviews_for_user(session: Session, user_id: int) -> Sequence[Interview]:
     """The user's interviews, newest first."""
     query = select(Interview).where(Interview.user_id == user_id)

@@ -24,6 +24,7 @@ from viva.marking import Marker, build_marker
 from viva.settings import Settings
 from viva.speech import SpeechEngine
 from viva.store import make_engine, migrate, session_factory
+from viva.store.db import data_location
 from viva.web import handlers
 from viva.web.lessons import FragmentCache, LessonRenderer
 from viva.web.rendering import make_templates
@@ -75,6 +76,7 @@ def create_app(
         transcriber=Transcriber.from_settings(settings, speech_engine),
         heard=HeardTokens(key),
         marker=marker or build_marker(settings),
+        data_location=data_location(settings.resolved_database_url),
     )
 
     @asynccontextmanager

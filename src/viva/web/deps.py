@@ -25,11 +25,9 @@ import anyio.to_thread
 from fastapi import Depends, Path, Request
 from sqlalchemy.orm import Session
 
-from viva.store import logins, web_sessions
-from viva.store.db import WRITES, session_scope
-from viva.store.models import User
-from viva.store.users import get_or_create_user
-from viva.web.auth import token_hash
+from viva.practice import accounts
+from viva.practice.accounts import Account
+from viva.practice.units import open_session, session_scope
 from viva.web.errors import Forbidden, NotSignedIn
 from viva.web.state import AppState, app_state, app_state_dependency
 
@@ -57,7 +55,7 @@ async def db(request: Request) -> AsyncIterator[Session]:
     if gate is not None:
         await gate.acquire()
     try:
-        session = state.sessions(execution_options={WRITES: writes})
+        session = open_session(state.sessions, writes=writes)
         try:
             yield session
             await anyio.to_thread.run_sync(session.commit)
@@ -91,8 +89,8 @@ class Viewer:
     name: str
 
 
-def current_user(request: Request, session: DB, state: State) -> User | None:
-    """The user making the request, or None; a :class:`Viewer` copy goes on ``request.state``."""
+def current_user(request: Request, session: DB, state: State) -> Account | None:
+    """The account making the request, or None; a :class:`Viewer` copy goes on ``request.state``."""
     user = _bearer_user(request, session, state) or _session_user(request, session, state)
     request.state.user = Viewer(user.id, user.name) if user is not None else None
     return user
@@ -105,11 +103,11 @@ def _bearer_token(request: Request) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
-def _bearer_user(request: Request, session: Session, state: AppState) -> User | None:
+def _bearer_user(request: Request, session: Session, state: AppState) -> Account | None:
     token = _bearer_token(request)
     if token is None:
         return None
-    user = logins.user_for_token(session, token_hash(token), state.clock())
+    user = accounts.token_account(session, token, state.clock())
     if user is None:
         raise _unknown_token()
     request.state.via_token = True
@@ -122,20 +120,20 @@ def _unknown_token() -> NotSignedIn:
 
 def _token_is_known(request: Request, token: str) -> bool:
     with session_scope(app_state(request).sessions, writes=False) as session:
-        return logins.token_exists(session, token_hash(token))
+        return accounts.token_exists(session, token)
 
 
-def _session_user(request: Request, session: Session, state: AppState) -> User | None:
+def _session_user(request: Request, session: Session, state: AppState) -> Account | None:
     secret = request.session.get("sid")
     if isinstance(secret, str):
-        user = web_sessions.session_user(session, secret, state.clock(), session_lifetime(state))
+        user = accounts.session_account(session, secret, state.clock(), session_lifetime(state))
         if user is not None:
             return user
     for key in ("uid", "name", "sid"):
         request.session.pop(key, None)  # ended on the server (logout elsewhere, password change)
     if state.settings.single_user:
         # the local candidate needs no server session: there is nobody to log out
-        user = get_or_create_user(session, state.settings.user, state.clock())
+        user = accounts.local_account(session, state.settings.user, state.clock())
         request.session["uid"], request.session["name"] = user.id, user.name
         return user
     return None
@@ -145,7 +143,7 @@ def session_lifetime(state: AppState) -> timedelta:
     return timedelta(days=state.settings.session_days)
 
 
-def remember(request: Request, session: Session, state: AppState, user: User) -> None:
+def remember(request: Request, session: Session, state: AppState, user: Account) -> None:
     """Sign ``user`` in: a fresh server session, and its secret in a fresh cookie.
 
     Clearing the cookie first gives a new CSRF token too, so a planted cookie is worthless.
@@ -153,7 +151,7 @@ def remember(request: Request, session: Session, state: AppState, user: User) ->
     signing in (tabs, a script) would each make their own, and only one cookie can win.
     """
     request.session.clear()
-    secret = web_sessions.open_session(session, user.id, state.clock(), session_lifetime(state))
+    secret = accounts.open_session(session, user, state.clock(), session_lifetime(state))
     request.session.update({"uid": user.id, "name": user.name, "sid": secret})
     csrf_token(request)
 
@@ -162,11 +160,11 @@ def forget(request: Request, session: Session) -> None:
     """End this browser's session on the server and in the cookie."""
     secret = request.session.get("sid")
     if isinstance(secret, str):
-        web_sessions.end_session(session, secret)
+        accounts.end_session(session, secret)
     request.session.clear()
 
 
-MaybeUser = Annotated[User | None, Depends(current_user)]
+MaybeUser = Annotated[Account | None, Depends(current_user)]
 
 
 async def viewer(request: Request, state: State) -> Viewer | None:
@@ -188,13 +186,13 @@ async def viewer(request: Request, state: State) -> Viewer | None:
 MaybeViewer = Annotated[Viewer | None, Depends(viewer)]
 
 
-async def require_user(user: MaybeUser) -> User:
+async def require_user(user: MaybeUser) -> Account:
     if user is None:
         raise NotSignedIn("log in to see your own practice and progress")
     return user
 
 
-CurrentUser = Annotated[User, Depends(require_user)]
+CurrentUser = Annotated[Account, Depends(require_user)]
 
 
 def csrf_token(request: Request) -> str:

@@ -2,8 +2,7 @@
 
     VivaError
     ├── NotSignedIn     a per-user page or API route without a login or token (HTTP 401)
-    ├── Forbidden       a state-changing request without a valid CSRF token (HTTP 403)
-    └── TooManyLogins   the login rate limit was hit (HTTP 429, with Retry-After)
+    └── Forbidden       a state-changing request without a valid CSRF token (HTTP 403)
 
 They live here rather than in :mod:`viva.errors` because only HTTP has these ideas; the
 one error handler renders them like every other VivaError.
@@ -21,10 +20,3 @@ class NotSignedIn(VivaError):
 class Forbidden(VivaError):
     status_code = 403
 
-
-class TooManyLogins(VivaError):
-    status_code = 429
-
-    def __init__(self, message: str, *, retry_after: int, hint: str | None = None) -> None:
-        super().__init__(message, hint=hint)
-        self.retry_after = retry_after

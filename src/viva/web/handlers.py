@@ -20,8 +20,8 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from viva.errors import VivaError
-from viva.web.errors import NotSignedIn, TooManyLogins
+from viva.errors import TooManyLogins, VivaError
+from viva.web.errors import NotSignedIn
 from viva.web.rendering import render, wants_fragment
 from viva.web.security import HEADERS
 

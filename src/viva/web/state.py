@@ -43,6 +43,8 @@ class AppState:
     heard: HeardTokens
     marker: Marker
     """The one marker, built from the settings at start-up and injected into every Practice."""
+    data_location: str
+    """Where the answers are kept, for people (the SQLite file, or the URL without its password)."""
 
 
 def app_state(request: Request) -> AppState:

@@ -12,10 +12,8 @@ from sqlalchemy.orm import Session
 from starlette.datastructures import UploadFile
 
 from viva.errors import InvalidInput, TooLarge
-from viva.practice import Practice
-from viva.store.db import data_location
-from viva.store.models import User
-from viva.web import auth
+from viva.practice import Practice, accounts
+from viva.practice.accounts import Account
 from viva.web.deps import DB, CurrentUser, MaybeViewer, RowId, State, forget, remember, verify_csrf
 from viva.web.rendering import render
 from viva.web.state import AppState, app_state
@@ -33,7 +31,7 @@ def safe_next(target: str) -> str:
 
 
 def _signed_in(
-    request: Request, session: Session, state: AppState, user: User, target: str
+    request: Request, session: Session, state: AppState, user: Account, target: str
 ) -> RedirectResponse:
     remember(request, session, state, user)
     return RedirectResponse(safe_next(target), status_code=303)
@@ -59,16 +57,16 @@ def signup(
     state: State,
     session: DB,
     name: Annotated[str, Form(max_length=200)] = "",
-    password: Annotated[str, Form(max_length=auth.MAX_PASSWORD + 1)] = "",
+    password: Annotated[str, Form(max_length=accounts.MAX_PASSWORD + 1)] = "",
     next: Annotated[str, Form(max_length=500)] = "/",
 ) -> Response:
     name = name.strip()
-    errors = auth.check_new_account(name, password)
+    errors = accounts.check_new_account(name, password)
     if not errors:
         try:
             address = request.client.host if request.client else "unknown"
             per_hour = state.settings.signups_per_hour
-            user = auth.sign_up(session, name, password, state.clock(), address, per_hour)
+            user = accounts.sign_up(session, name, password, state.clock(), address, per_hour)
         except InvalidInput as error:
             errors = {"name": error.message[:1].upper() + error.message[1:] + "."}
         else:
@@ -91,11 +89,11 @@ def login(
     state: State,
     session: DB,
     name: Annotated[str, Form(max_length=200)] = "",
-    password: Annotated[str, Form(max_length=auth.MAX_PASSWORD + 1)] = "",
+    password: Annotated[str, Form(max_length=accounts.MAX_PASSWORD + 1)] = "",
     next: Annotated[str, Form(max_length=500)] = "/",
 ) -> Response:
     address = request.client.host if request.client else "unknown"
-    user = auth.log_in(session, state.settings, name.strip(), password, address, state.clock())
+    user = accounts.log_in(session, state.settings, name.strip(), password, address, state.clock())
     if user is not None:
         return _signed_in(request, session, state, user, next)
     context = {
@@ -116,20 +114,20 @@ def logout(request: Request, session: DB) -> Response:
 @router.post("/account/sessions/end")
 def log_out_everywhere(request: Request, session: DB, user: CurrentUser) -> Response:
     """End every session of this account, on every browser, this one included."""
-    auth.end_all_sessions(session, user)
+    accounts.end_all_sessions(session, user)
     request.session.clear()
     return RedirectResponse("/login", status_code=303)
 
 
-def _account(request: Request, session: Session, user: User, **extra: object) -> dict[str, object]:
+def _account(request: Request, session: Session, user: Account, **extra: object) -> dict[str, object]:
     context: dict[str, object] = {
-        "tokens": auth.api_tokens(session, user),
+        "tokens": accounts.api_tokens(session, user),
         "new_token": "",
         "nav": "account",
     }
     context.update({"password_error": "", "password_changed": False, "data_message": "", **extra})
-    context["has_password"] = user.password_hash is not None
-    context["data_location"] = data_location(app_state(request).settings.resolved_database_url)
+    context["has_password"] = user.has_password
+    context["data_location"] = app_state(request).data_location
     return context
 
 
@@ -203,20 +201,20 @@ def change_password(
     state: State,
     session: DB,
     user: CurrentUser,
-    current: Annotated[str, Form(max_length=auth.MAX_PASSWORD + 1)] = "",
-    new: Annotated[str, Form(max_length=auth.MAX_PASSWORD + 1)] = "",
+    current: Annotated[str, Form(max_length=accounts.MAX_PASSWORD + 1)] = "",
+    new: Annotated[str, Form(max_length=accounts.MAX_PASSWORD + 1)] = "",
 ) -> Response:
     """Set a new password after checking the current one (counted like a login), then end
     every other session: whoever else held one must log in with the new password."""
     address = request.client.host if request.client else "unknown"
     try:
-        auth.change_password(session, state.settings, user, current, new, address, state.clock())
+        accounts.change_password(session, state.settings, user, current, new, address, state.clock())
     except InvalidInput as error:
         context = _account(
             request, session, user, password_error=error.message[:1].upper() + error.message[1:] + "."
         )
         return render(request, "account.html", context, status_code=422)
-    auth.end_all_sessions(session, user)
+    accounts.end_all_sessions(session, user)
     remember(request, session, state, user)
     return render(request, "account.html", _account(request, session, user, password_changed=True))
 
@@ -230,11 +228,11 @@ def create_token(
     label: Annotated[str, Form(max_length=100)] = "",
 ) -> HTMLResponse:
     """Create an API token and show it once (only its hash is stored)."""
-    token = auth.new_api_token(session, user, label or "API token", state.clock())
+    token = accounts.new_api_token(session, user, label or "API token", state.clock())
     return render(request, "account.html", _account(request, session, user, new_token=token))
 
 
 @router.post("/account/tokens/{token_id}/delete")
 def delete_token(request: Request, token_id: RowId, session: DB, user: CurrentUser) -> Response:
-    auth.delete_api_token(session, user, token_id)
+    accounts.delete_api_token(session, user, token_id)
     return RedirectResponse("/account", status_code=303)

@@ -23,10 +23,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from viva.errors import InvalidInput
 from viva.practice import interview as rules
-from viva.practice.interviews import Interviews
+from viva.practice.interviews import Interviews, MockInterview
 from viva.settings import Settings
 from viva.speech import hotwords_for
-from viva.store.models import Interview
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, State, verify_csrf
 from viva.web.rendering import render
@@ -49,7 +48,7 @@ def _service(state: AppState, session: DB) -> Interviews:
     return Interviews(session, state.bank, state.marker)
 
 
-def _to(interview: Interview, page: str = "") -> RedirectResponse:
+def _to(interview: MockInterview, page: str = "") -> RedirectResponse:
     return RedirectResponse(f"/interview/{interview.key}{page}", status_code=303)
 
 
@@ -130,7 +129,7 @@ def asking(request: Request, key: Key, state: State, session: DB, user: CurrentU
 def _ask_page(
     request: Request,
     state: AppState,
-    interview: Interview,
+    interview: MockInterview,
     step: rules.Step,
     answer: str = "",
     problem: str = "",

@@ -19,8 +19,8 @@ from viva.domain import Override
 from viva.errors import InvalidInput
 from viva.marking.explain import score_reasons, weight_label
 from viva.practice import NEW_PER_SITTING, Practice, Scope
+from viva.practice.accounts import Account
 from viva.speech import Delivery
-from viva.store.models import User
 from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
 from viva.web.feedback import LABEL, SYMBOL, evidence_of, highlight, quotes
@@ -174,7 +174,7 @@ def attempt_page(
 
 
 def _attempt_context(
-    request: Request, state: State, session: DB, user: User, attempt_id: RowId, scope: str
+    request: Request, state: State, session: DB, user: Account, attempt_id: RowId, scope: str
 ) -> dict[str, object]:
     practice = Practice(session, state.bank)
     attempt = practice.attempt(user, attempt_id)

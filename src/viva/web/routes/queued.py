@@ -18,11 +18,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict
 from sqlalchemy import text
 
 from viva.errors import NotFound
-from viva.jobqueue import JobQueue
+from viva.jobqueue import JobQueue, JobStatus
 from viva.web.deps import CurrentUser, State
 from viva.web.rendering import render
 from viva.web.routes.api_models import error_responses
@@ -67,32 +66,11 @@ async def transcription_page(
     )
 
 
-class TranscriptionOut(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    state: str
-    position: int
-    progress: float
-    attempt: int
-    tries: int
-    error: str | None
-
-
-async def transcription_status(job_id: str, state: State, user: CurrentUser) -> TranscriptionOut:
+async def transcription_status(job_id: str, state: State, user: CurrentUser) -> JobStatus:
     """The state of one of your queued transcriptions: queued (with its place), running (with
     the share done), done or failed (with the reason)."""
     queue = _queue(state)
-    status = await asyncio.to_thread(queue.status_for, state.sessions, user.id, job_id)
-    return TranscriptionOut(
-        id=job_id,
-        state=status.state,
-        position=status.position,
-        progress=status.progress,
-        attempt=status.attempt,
-        tries=status.tries,
-        error=status.error,
-    )
+    return await asyncio.to_thread(queue.status_for, state.sessions, user.id, job_id)
 
 
 def _ready(state: AppState) -> tuple[bool, dict[str, Any]]:
@@ -143,6 +121,6 @@ api_router.add_api_route(
     "/transcriptions/{job_id}",
     transcription_status,
     methods=["GET"],
-    response_model=TranscriptionOut,
+    response_model=JobStatus,
     responses=error_responses({401: "not signed in", 404: "no such transcription, or no queue"}),
 )

@@ -9,11 +9,10 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import Engine
 
-from viva.errors import InvalidInput
+from viva.errors import InvalidInput, TooManyLogins
+from viva.practice import accounts
 from viva.settings import Settings
 from viva.store import session_scope
-from viva.web import auth
-from viva.web.errors import TooManyLogins
 
 NOW = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
 BURST = 16
@@ -23,15 +22,15 @@ def test_a_burst_of_wrong_passwords_gets_five_checks(engine: Engine, monkeypatch
     settings = Settings(login_max_failures=5)
     name = f"victim-{uuid.uuid4().hex[:10]}"
     with session_scope(engine) as session:
-        auth.sign_up(session, name, "the real password", NOW)
+        accounts.sign_up(session, name, "the real password", NOW)
     checks: list[str] = []
-    real_verify = auth._verify
+    real_verify = accounts._verify
 
     def counting_verify(stored: str | None, password: str) -> bool:
         checks.append(password)
         return real_verify(stored, password)
 
-    monkeypatch.setattr(auth, "_verify", counting_verify)
+    monkeypatch.setattr(accounts, "_verify", counting_verify)
     outcomes: list[str] = []
     start = threading.Barrier(BURST)
 
@@ -39,7 +38,7 @@ def test_a_burst_of_wrong_passwords_gets_five_checks(engine: Engine, monkeypatch
         start.wait()
         try:
             with session_scope(engine) as session:
-                user = auth.log_in(session, settings, name, f"guess {n}", f"10.66.{n}.1", NOW)
+                user = accounts.log_in(session, settings, name, f"guess {n}", f"10.66.{n}.1", NOW)
             outcomes.append("in" if user else "wrong")
         except TooManyLogins:
             outcomes.append("limited")
@@ -64,7 +63,7 @@ def test_sign_ups_racing_for_one_name_get_one_account_and_taken(engine: Engine) 
         start.wait()
         try:
             with session_scope(engine) as session:
-                auth.sign_up(session, name, "a fine password", NOW, f"10.67.{n}.1")
+                accounts.sign_up(session, name, "a fine password", NOW, f"10.67.{n}.1")
             outcomes.append("created")
         except InvalidInput as error:
             outcomes.append("taken" if "taken" in error.message else error.message)
@@ -83,12 +82,14 @@ def test_one_address_may_create_only_so_many_accounts(engine: Engine) -> None:
     address = f"10.68.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"
     for _n in range(3):
         with session_scope(engine) as session:
-            auth.sign_up(
+            accounts.sign_up(
                 session, f"batch-{uuid.uuid4().hex[:10]}", "a fine password", NOW, address, per_hour=3
             )
     with pytest.raises(TooManyLogins), session_scope(engine) as session:
-        auth.sign_up(session, f"batch-{uuid.uuid4().hex[:10]}", "a fine password", NOW, address, per_hour=3)
+        accounts.sign_up(
+            session, f"batch-{uuid.uuid4().hex[:10]}", "a fine password", NOW, address, per_hour=3
+        )
     with session_scope(engine) as session:  # another address is not held back
-        auth.sign_up(
+        accounts.sign_up(
             session, f"batch-{uuid.uuid4().hex[:10]}", "a fine password", NOW, "10.69.0.1", per_hour=3
         )

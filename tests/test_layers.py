@@ -1,0 +1,107 @@
+"""The layers hold: the adapters (web, CLI) reach storage only through the core, and the core
+never imports an adapter.
+
+Read from the source with :mod:`ast` (imports inside functions count too), so the rule holds
+for code no test happens to run. The web app and the CLI each build and migrate the engine
+in one place, their composition root; only those modules may import :mod:`viva.store`.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+ADAPTERS = ("viva.web", "viva.cli")
+STORE = "viva.store"
+COMPOSITION_ROOTS = frozenset(
+    {
+        "viva.web.app",  # builds the engine and session factory, migrates, says where data lives
+        "viva.cli.work",  # the same for commands that open the database
+        "viva.cli.serve",  # migrates once before starting the workers; prints where data lives
+    }
+)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, anywhere in it, as absolute dotted names."""
+    module = module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, *([base] if base else [])])
+            found.add(base)
+            # `from viva import store` imports the module viva.store
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def modules_under(*packages: str) -> list[Path]:
+    return sorted(
+        path
+        for path in (SRC / "viva").rglob("*.py")
+        if any(module_name(path) == p or module_name(path).startswith(p + ".") for p in packages)
+    )
+
+
+def reaches(names: set[str], package: str) -> list[str]:
+    return sorted(n for n in names if n == package or n.startswith(package + "."))
+
+
+def store_imports_outside_roots(paths: list[Path]) -> dict[str, list[str]]:
+    found = {module_name(p): reaches(imported(p), STORE) for p in paths}
+    return {m: names for m, names in found.items() if names and m not in COMPOSITION_ROOTS}
+
+
+def test_adapters_reach_the_store_only_at_their_composition_roots() -> None:
+    adapters = modules_under(*ADAPTERS)
+    assert len(adapters) > 30, "the walk found the web and CLI modules"
+    assert store_imports_outside_roots(adapters) == {}
+
+
+def test_the_composition_roots_exist() -> None:
+    """A renamed root must be renamed here too, not silently allowed under its old name."""
+    assert {module_name(p) for p in modules_under(*ADAPTERS)} >= COMPOSITION_ROOTS
+
+
+def test_the_core_never_imports_an_adapter() -> None:
+    adapters = set(modules_under(*ADAPTERS))
+    core = [p for p in modules_under("viva") if p not in adapters and module_name(p) != "viva.__main__"]
+    found = {module_name(p): [n for a in ADAPTERS for n in reaches(imported(p), a)] for p in core}
+    assert {m: names for m, names in found.items() if names} == {}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from viva.store import session_scope\n",
+        "from viva.store.models import User\n",
+        "import viva.store.db\n",
+        "from viva import store\n",
+        "def later():\n    from viva.store.users import get_user\n",
+        "from ...store import logins\n",
+    ],
+)
+def test_the_check_catches_a_planted_store_import(
+    source: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    planted = tmp_path / "viva" / "web" / "routes" / "planted.py"
+    planted.parent.mkdir(parents=True)
+    planted.write_text(source, encoding="utf-8")
+    monkeypatch.setattr(f"{__name__}.SRC", tmp_path)
+    assert list(store_imports_outside_roots([planted])) == ["viva.web.routes.planted"]
