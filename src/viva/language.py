@@ -221,6 +221,7 @@ NEGATORS = frozenset(
         "cannot",
         "nor",
         "neither",
+        "nowhere",
         "none",
         "nothing",
         "n't",

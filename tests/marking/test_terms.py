@@ -35,6 +35,16 @@ def test_a_clause_word_ends_a_negation_without_a_comma(joint: str) -> None:
     assert [(t.stem, t.negated) for t in terms][1:] == [("comput bound", True), ("memori bound", False)]
 
 
+def test_a_pronoun_the_verb_takes_as_object_keeps_the_negation_going() -> None:
+    """"Doesn't make it more robust" denies robustness; "not compute bound it is memory bound",
+    said without a comma, still starts a new clause at "it"."""
+    robust = analyse("repetition doesn't make it more robust").content_terms()
+    assert [t.negated for t in robust if t.stem == "robust"] == [True]
+    spoken = analyse("decode is not compute bound it is memory bound").content_terms()
+    assert [(t.stem, t.negated) for t in spoken][1:] == [("comput bound", True), ("memori bound", False)]
+    assert [t.negated for t in analyse("the cache is nowhere near full").content_terms()][-1]
+
+
 def test_contractions_and_rather_than_negate() -> None:
     assert analyse("it doesn't fit").content_terms()[0].negated
     assert [t.negated for t in analyse("keep it in sram rather than hbm").content_terms()] == [

@@ -50,6 +50,12 @@ CLAUSE_BREAKS = frozenset(
     ]
 )
 NEGATION_REACH = 4  # content terms a negation covers, at most
+# "doesn't make it more robust": a pronoun between a verb and a comparison is the verb's object,
+# not the start of a new clause, so the negation reaches past it to what it denies.
+OBJECT_PRONOUNS = frozenset(["it", "this", "you"])
+COMPARATIVES = frozenset(
+    ["more", "less", "any", "much", "better", "worse", "faster", "slower", "bigger", "smaller", "larger"]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +186,7 @@ def analyse(text: str) -> Analysis:
             )
         )
         i += size
-    terms = _with_negation(terms)
+    terms = _with_negation(terms, text)
     content = tuple(i for i, t in enumerate(terms) if t.content)
     positions: dict[str, list[int]] = defaultdict(list)
     surfaces: dict[str, list[int]] = defaultdict(list)
@@ -198,7 +204,15 @@ def analyse(text: str) -> Analysis:
     )
 
 
-def _with_negation(terms: list[Term]) -> list[Term]:
+def _object_pronoun(terms: list[Term], j: int, text: str) -> bool:
+    """Whether the clause-breaking word at ``j`` is an object ("make it more robust")."""
+    if terms[j].surface not in OBJECT_PRONOUNS or j + 1 >= len(terms):
+        return False
+    gap = text[terms[j - 1].end : terms[j].start]
+    return gap.strip() == "" and terms[j + 1].surface in COMPARATIVES
+
+
+def _with_negation(terms: list[Term], text: str) -> list[Term]:
     """Flip ``negated`` on the content terms each negation reaches."""
     flips = [False] * len(terms)
     for i, term in enumerate(terms):
@@ -210,7 +224,9 @@ def _with_negation(terms: list[Term]) -> list[Term]:
         reached = 0
         for j in range(i + 1, len(terms)):
             other = terms[j]
-            if other.negator or other.clause != term.clause or (other.brk and j > i + 1):
+            if other.negator or other.clause != term.clause:
+                break
+            if other.brk and j > i + 1 and not _object_pronoun(terms, j, text):
                 break
             if other.content:
                 flips[j] = not flips[j]
