@@ -93,8 +93,8 @@ def test_a_third_of_questions_have_follow_ups(bank: Bank) -> None:
     assert len(with_follow_up) * 3 >= len(top_level)
 
 
-# Every topic has a paraphrase, contrast, partial and fluent-wrong sample on every top-level
-# question (`viva bank lint --strict` checks the same), and a topic added later must too.
+# Every question and follow-up has a paraphrase, contrast, partial and fluent-wrong sample
+# (`viva bank lint --strict` checks the same; probes are exempt), and a topic added later must too.
 
 
 def test_every_new_topic_has_every_kind_of_sample(bank: Bank) -> None:

@@ -37,7 +37,9 @@ def test_one_word_accepts_are_listed_and_phrases_are_not(decode_question: Questi
     ]
 
 
-def test_missing_sample_kinds_are_named_for_top_level_questions_only(decode_question: Question) -> None:
+def test_missing_sample_kinds_are_named_for_questions_and_follow_ups_not_probes(
+    decode_question: Question,
+) -> None:
     from dataclasses import replace
 
     from viva.bank.model import SampleAnswer
@@ -45,13 +47,17 @@ def test_missing_sample_kinds_are_named_for_top_level_questions_only(decode_ques
 
     kinds = ("paraphrase", "contrast", "partial")
     samples = tuple(SampleAnswer("x", "strong", kind=k) for k in kinds)
-    follow_up = replace(decode_question, id="later", parent_id="gpus/" + decode_question.id, samples=())
-    question = replace(decode_question, samples=samples, follow_ups=(follow_up,))
-    [note] = missing_sample_kinds(_bank(question))
-    assert note.question_id == question.full_id
-    assert note.message == "no fluent-wrong sample"
-    complete = replace(question, samples=(*samples, SampleAnswer("y", "weak", kind="fluent-wrong")))
-    assert missing_sample_kinds(_bank(complete)) == []
+    complete = (*samples, SampleAnswer("y", "weak", kind="fluent-wrong"))
+    parent = "gpus/" + decode_question.id
+    follow_up = replace(decode_question, id="later", parent_id=parent, samples=samples)
+    probe = replace(decode_question, id="push", parent_id=parent, probe_of="p", samples=())
+    question = replace(decode_question, samples=samples, follow_ups=(follow_up, probe))
+    notes = missing_sample_kinds(_bank(question))
+    assert sorted((n.question_id, n.message) for n in notes) == sorted(
+        [(question.full_id, "no fluent-wrong sample"), (follow_up.full_id, "no fluent-wrong sample")]
+    )
+    done = replace(question, samples=complete, follow_ups=(replace(follow_up, samples=complete), probe))
+    assert missing_sample_kinds(_bank(done)) == []
 
 
 def test_a_question_without_tags_misconception_or_weak_sample_is_named(decode_question: Question) -> None:

@@ -137,12 +137,13 @@ def one_word_accepts(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]
 
 
 def missing_sample_kinds(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
-    """Top-level questions without a sample of each kind (paraphrase, contrast, partial,
-    fluent-wrong): without them lint cannot show the marker tells right from wrong there."""
+    """Questions and follow-ups without a sample of each kind (paraphrase, contrast, partial,
+    fluent-wrong): without them lint cannot show the marker tells right from wrong there.
+    Probes are exempt: a push on one missed point needs only its strong and weak samples."""
     wanted = set(topics)
     notes: list[RubricNote] = []
     for question in bank.questions():
-        if question.parent_id is not None or (wanted and question.topic_id not in wanted):
+        if question.probe_of is not None or (wanted and question.topic_id not in wanted):
             continue
         have = {s.kind for s in question.samples}
         missing = [k for k in SAMPLE_KINDS if k not in have]
