@@ -61,7 +61,17 @@ def spawn(env: dict[str, str]) -> Iterator[Spawn]:
     children: list[pexpect.spawn] = []
 
     def start(*args: str) -> pexpect.spawn:
-        child = pexpect.spawn(VIVA, list(args), env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
+        child = pexpect.spawn(
+            VIVA,
+            list(args),
+            env=env,
+            encoding="utf-8",
+            timeout=60,
+            dimensions=(50, 200),
+            # a terminal's Ctrl-C must reach the CLI even when the test run itself was started in
+            # the background, where the shell ignores SIGINT and children would inherit that
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         children.append(child)
         return child
 
@@ -129,15 +139,8 @@ def test_an_empty_answer_skips_and_ctrl_c_ends_cleanly(spawn: Spawn, env: dict[s
     child.expect("skipped")
     child.expect(r"New · study/norm")
     child.expect("> ")
-    # pexpect sees the prompt a moment before input() reads the terminal; on a loaded machine a
-    # ^C sent in that gap is echoed as a character instead of interrupting, so press it again as
-    # a user would. A session that Ctrl-C never ends still fails.
-    for _ in range(10):
-        child.sendintr()
-        if child.expect([r"Session over: 0 answer\(s\) saved", pexpect.TIMEOUT], timeout=5) == 0:
-            break
-    else:
-        pytest.fail("Ctrl-C did not end the session")
+    child.sendintr()
+    child.expect(r"Session over: 0 answer\(s\) saved")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
