@@ -200,7 +200,7 @@ def _verify(stored: str | None, password: str) -> bool:
 # -- browser sessions ------------------------------------------------------------------------
 
 
-def open_session(session: Session, account: Account, now: datetime, lifetime: timedelta) -> str:
+def start_web_session(session: Session, account: Account, now: datetime, lifetime: timedelta) -> str:
     """Sign ``account`` in on one browser; returns the secret its cookie alone will hold."""
     return web_sessions.open_session(session, account.id, now, lifetime)
 

@@ -151,7 +151,7 @@ def remember(request: Request, session: Session, state: AppState, user: Account)
     signing in (tabs, a script) would each make their own, and only one cookie can win.
     """
     request.session.clear()
-    secret = accounts.open_session(session, user, state.clock(), session_lifetime(state))
+    secret = accounts.start_web_session(session, user, state.clock(), session_lifetime(state))
     request.session.update({"uid": user.id, "name": user.name, "sid": secret})
     csrf_token(request)
 
