@@ -188,4 +188,15 @@ def load_embedder(model: str, *, allow_download: bool = False, threads: int = 1)
             "the embedding marker needs onnxruntime and tokenizers", hint=INSTALL_HINT
         ) from None
     path, vocab = model_files(model, allow_download=allow_download)
+    _one_blas_thread()
     return OnnxEmbedder(path, _tokenizer(vocab), threads=threads)
+
+
+@functools.cache
+def _one_blas_thread() -> None:
+    """Run numpy's BLAS on one thread in this process. The token matrices the markers
+    multiply are a few dozen rows each; a BLAS thread pool only adds hand-off and, on
+    cores busy with other requests, spin-waiting (benchmarks/marking_speed.py)."""
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]  # ships no type hints
+
+    threadpool_limits(limits=1, user_api="blas")
