@@ -17,6 +17,7 @@ from viva.marking.aligned import (
     EVIDENCE_AT,
     AlignedBackend,
     combine,
+    exact_words,
     point_alignment,
 )
 from viva.marking.embedding import Encoded
@@ -53,9 +54,48 @@ def test_evidence_is_the_whole_answer_words_the_point_aligned_with() -> None:
         [[0.2, 0.2, 1], [1, 0.1, 0], [0.3, 0.3, 1], [0, 0.1, 1], [0, 1, 0.1], [0, 0, 1], [0, 0, 1]],
         [(0, 2), (3, 8), (9, 12), (13, 15), (15, 20), (20, 21), (22, 25)],
     )
-    recall, spans = point_alignment(point, answer, text, frozenset())
+    recall, spans = point_alignment(point, "read weights", answer, text, frozenset())
     assert recall > EVIDENCE_AT
     assert [text[a:b] for a, b in spans] == ["loads the weights"]  # merged across "the"
+
+
+def test_a_figure_aligns_only_with_the_same_figure() -> None:
+    """Hand-made vectors make "five" and "eight", and "fp" "##16" and "bf" "##16", identical:
+    similarity alone would credit them, but a different figure or version is another claim.
+    A plain word may still stand for a figure ("half" for 50 %)."""
+    point_text = "five bits in fp16"
+    point = _encoded(
+        ["five", "bits", "fp", "##16"],
+        [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]],
+        [(0, 4), (5, 9), (13, 15), (15, 17)],
+    )
+    rows = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]]
+    wrong_text = "eight bits in bf16"
+    wrong = _encoded(["eight", "bits", "bf", "##16"], rows, [(0, 5), (6, 10), (14, 16), (16, 18)])
+    right_text = "5 bits in FP16"
+    right = _encoded(["5", "bits", "fp", "##16"], rows, [(0, 1), (2, 6), (10, 12), (12, 14)])
+    assert exact_words(point_text, point.offsets) == ("5", None, "fp16", "fp16")
+    wrong_recall, wrong_spans = point_alignment(point, point_text, wrong, wrong_text, frozenset())
+    right_recall, _ = point_alignment(point, point_text, right, right_text, frozenset())
+    assert right_recall == pytest.approx(1.0)
+    assert wrong_recall == pytest.approx(1 / 3)  # of "five", "bits" and "fp" ("##16" weighs 0), only "bits"
+    assert [wrong_text[a:b] for a, b in wrong_spans] == ["bits"]
+    worded_text = "half the bits"
+    worded = _encoded(
+        ["half", "the", "bits"], [[1, 0, 0], [0, 0.5, 0.5], [0, 1, 0]], [(0, 4), (5, 8), (9, 13)]
+    )
+    assert point_alignment(point, point_text, worded, worded_text, frozenset())[0] > 2 / 3
+
+
+def test_a_figure_within_rounding_still_aligns() -> None:
+    point = _encoded(
+        ["3", ".", "35", "tb"], [[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 0]], [(0, 1), (1, 2), (2, 4), (5, 7)]
+    )
+    rows = [[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 0]]
+    near = _encoded(["3", ".", "3", "tb"], rows, [(0, 1), (1, 2), (2, 3), (4, 6)])
+    far = _encoded(["3", ".", "9", "tb"], rows, [(0, 1), (1, 2), (2, 3), (4, 6)])
+    assert point_alignment(point, "3.35 TB", near, "3.3 TB", frozenset())[0] == pytest.approx(1.0)
+    assert point_alignment(point, "3.35 TB", far, "3.9 TB", frozenset())[0] < 0.5
 
 
 def test_alignment_finds_a_paraphrase_and_its_words(

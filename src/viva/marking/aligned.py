@@ -15,19 +15,23 @@ the alignment found must be fully covered to count as made.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from viva.bank.model import Question
 from viva.marking import scoring
 from viva.marking.embedding import Encoded
 from viva.marking.lexical import build_marking, prompt_keys, reference_features
-from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge
+from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge, near_number
 from viva.marking.reference import is_reference_only
 from viva.marking.result import Marking
 from viva.marking.semantic import EmbeddingMarker, alignment_recall, piece_weights
+from viva.marking.text import tokenize
+from viva.marking.worked import number_value
 
 if TYPE_CHECKING:
-    pass
+    import numpy as np
+    import numpy.typing as npt
 
 VERSION = "2.0"
 # Alignment recall -> credit: 0 below ALIGNED_FROM, rising linearly to ALIGNED_SHARE at
@@ -60,13 +64,60 @@ def _word_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+@functools.lru_cache(maxsize=4096)
+def exact_words(text: str, offsets: tuple[tuple[int, int], ...]) -> tuple[str | None, ...]:
+    """Per word piece of ``text``: the normalised word when that word names a figure or a
+    versioned thing ("0.091", "eight" as 8, "FP16", "H100"), else None.
+
+    Embeddings put "five" near "eight", "0" (of "0.05") near "0.091" and "BF16" near "FP16",
+    but each pair is two different claims: such a word may not align with another figure or
+    version, only with the same one (a value within rounding,
+    :func:`viva.marking.points.near_number`) or with plain words ("half" for "50 %"). A spoken
+    "one" stays an ordinary word ("one weight read serves the batch").
+    """
+    words = [
+        (t.start, t.end, t.norm)
+        for t in tokenize(text)
+        if any(c.isdigit() for c in t.norm) and (t.norm != "1" or text[t.start].isdigit())
+    ]
+    keys: list[str | None] = []
+    for start, _ in offsets:
+        keys.append(next((norm for a, b, norm in words if a <= start < b), None))
+    return tuple(keys)
+
+
+def _may_align(point: str, said: str | None) -> bool:
+    """A figure in a point may align with a plain word or the same figure, not another figure."""
+    if said is None or point == said:
+        return True
+    value, other = number_value(point), number_value(said)
+    return value is not None and other is not None and near_number(value, other)
+
+
+def _exact_mask(point: Encoded, point_text: str, answer: Encoded, text: str) -> npt.NDArray[np.bool_] | None:
+    """Which (point piece, answer piece) pairs may align; None when every pair may."""
+    import numpy as np
+
+    wanted = exact_words(point_text, point.offsets)
+    if not any(wanted):
+        return None
+    said = exact_words(text, answer.offsets)
+    mask = np.ones((len(wanted), len(said)), dtype=bool)
+    for i, word in enumerate(wanted):
+        if word is not None:
+            mask[i] = [_may_align(word, other) for other in said]
+    return mask
+
+
 def point_alignment(
-    point: Encoded, answer: Encoded, text: str, prompt: frozenset[str]
+    point: Encoded, point_text: str, answer: Encoded, text: str, prompt: frozenset[str]
 ) -> tuple[float, Spans]:
     """How much of ``point`` the answer says, word piece by word piece, and where.
 
     Returns the weighted alignment recall in [0, 1] and the character spans of the answer
     words that the point's content words aligned with at :data:`EVIDENCE_AT` or better.
+    Figures and versioned names in ``point_text`` align only with themselves
+    (:func:`exact_words`).
     """
     import numpy as np
 
@@ -74,6 +125,9 @@ def point_alignment(
     if not len(answer.tokens) or float(weights.sum()) <= 0:
         return 0.0, ()
     similarity = point.tokens @ answer.tokens.T
+    mask = _exact_mask(point, point_text, answer, text)
+    if mask is not None:
+        similarity = np.where(mask, similarity, 0.0)
     best = similarity.argmax(axis=1)
     scores = similarity[np.arange(len(best)), best]
     recall = float((scores * weights).sum() / weights.sum())
@@ -116,7 +170,9 @@ class AlignedBackend(EmbeddingMarker):
         """Per point: its alignment recall and evidence spans (:func:`point_alignment`)."""
         encoded = self._embed([answer])[0]
         prompt = prompt_keys(question.prompt)
-        return [point_alignment(self._cached(p.text), encoded, answer, prompt) for p in question.points]
+        return [
+            point_alignment(self._cached(p.text), p.text, encoded, answer, prompt) for p in question.points
+        ]
 
     def reference_recall(self, question: Question, answer: Encoded) -> float:
         """How much of the reference answer the answer says (reference mode)."""
