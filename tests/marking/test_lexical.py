@@ -1,6 +1,8 @@
 """The default backend end to end: the behaviours the issue asks for."""
 
-from viva.bank.model import MarkingPoint, Question
+from dataclasses import replace
+
+from viva.bank.model import MarkingPoint, Misconception, Question
 from viva.marking import mark
 
 
@@ -98,3 +100,30 @@ def test_denying_or_swapping_an_option_the_prompt_names_is_a_contradiction() -> 
         assert marking.points[0].status == "missed", wrong
         assert "contradiction" in marking.flags, wrong
         assert marking.verdict == "weak", wrong
+
+
+def test_words_that_state_a_misconception_make_no_point(decode_question: Question) -> None:
+    """ "Take one request's 40 tokens per second as the throughput" states the misconception;
+    the same words earn nothing for the point "throughput is tokens per second over the batch"."""
+    question = replace(
+        decode_question,
+        points=(
+            MarkingPoint("per-batch", "Throughput is the tokens per second over the whole batch.", 1.0),
+            MarkingPoint("price", "Divide the hourly price by the tokens made per hour.", 1.0),
+        ),
+        misconceptions=(
+            Misconception(
+                "one-stream",
+                "Take a single request's tokens per second as the throughput.",
+                "A server decodes many streams per step.",
+            ),
+        ),
+    )
+    answer = (
+        "Take a single request's tokens per second as the throughput. "
+        "Then divide the hourly price by tokens per hour."
+    )
+    marking = mark(question, answer, backend="lexical")
+    credit = {p.point_id: p.credit for p in marking.points}
+    assert [m.misconception_id for m in marking.misconceptions] == ["one-stream"]
+    assert credit["per-batch"] == 0 and credit["price"] > 0.5

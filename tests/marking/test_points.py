@@ -1,5 +1,5 @@
 from viva.marking.points import mark_claims, match, target
-from viva.marking.terms import analyse
+from viva.marking.terms import analyse, distinct_concepts
 
 NONE: frozenset[str] = frozenset()
 
@@ -84,3 +84,35 @@ def test_small_whole_numbers_must_match_exactly() -> None:
 def test_words_that_python_reads_as_numbers_are_not_figures() -> None:
     claim = target("the loss goes to infinity and then NaN", NONE)
     assert match(claim, analyse("the loss goes to 12 and then 7")).coverage < 0.5
+
+
+def test_a_denied_opposite_says_the_claim() -> None:
+    """ "Doesn't need loss scaling" says "loss scaling is unnecessary": the negation belongs to
+    "need", whose opposite the claim states, so neither "need" nor "loss scaling" is against it."""
+    claim = target("loss scaling is unnecessary in BF16", NONE)
+    denied = match(claim, analyse("BF16 doesn't need loss scaling"))
+    assert not denied.contradicted and denied.coverage == 1
+    stated = match(claim, analyse("BF16 still needs loss scaling"))
+    assert stated.contradiction > 0 and stated.coverage < 1
+
+
+def test_a_question_that_tells_two_names_apart_keeps_them_apart() -> None:
+    """FP16 and BF16 share a concept ("half precision"), so elsewhere either stands for the
+    other; in a question that contrasts them, "BF16 has 8 exponent bits" is no FP16 claim."""
+    answer = analyse("BF16 has 8 exponent bits")
+    claim = "FP16 has few exponent bits"
+    joined = match(target(claim, NONE), answer)
+    apart = match(
+        target(claim, NONE, distinct=distinct_concepts("Why does FP16 need loss scaling and BF16 not?")),
+        answer,
+    )
+    assert joined.coverage == 0.75  # all but "few"
+    assert apart.coverage == 0.5  # "exponent bits" only
+    assert distinct_concepts("What is mixed precision training in FP16?") == NONE
+    assert distinct_concepts("Why use RMSNorm rather than LayerNorm?")  # contrasted, no digits
+
+
+def test_a_quarter_is_the_figure_a_quarter() -> None:
+    claim = target("the derivative peaks at 0.25", NONE)
+    assert match(claim, analyse("the derivative peaks at a quarter")).coverage == 1
+    assert match(claim, analyse("the derivative peaks at a half")).coverage < 1

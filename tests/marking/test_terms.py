@@ -36,7 +36,7 @@ def test_a_clause_word_ends_a_negation_without_a_comma(joint: str) -> None:
 
 
 def test_a_pronoun_the_verb_takes_as_object_keeps_the_negation_going() -> None:
-    """"Doesn't make it more robust" denies robustness; "not compute bound it is memory bound",
+    """ "Doesn't make it more robust" denies robustness; "not compute bound it is memory bound",
     said without a comma, still starts a new clause at "it"."""
     robust = analyse("repetition doesn't make it more robust").content_terms()
     assert [t.negated for t in robust if t.stem == "robust"] == [True]
@@ -57,3 +57,15 @@ def test_contractions_and_rather_than_negate() -> None:
 def test_antonyms_are_attached() -> None:
     term = analyse("compute-bound").content_terms()[0]
     assert "#memory-bound" in term.anti
+
+
+def test_a_word_with_an_opposite_takes_the_negation_for_itself() -> None:
+    """ "Doesn't need loss scaling" denies the need; "loss scaling" is still said plainly.
+    A comparative passes the negation on: see the "more robust" test above."""
+    terms = analyse("bf16 doesn't need loss scaling").content_terms()
+    assert [(t.surface, t.negated) for t in terms] == [
+        ("bf16", False),
+        ("need", True),
+        ("loss", False),
+        ("scaling", False),
+    ]

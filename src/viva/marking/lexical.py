@@ -28,7 +28,7 @@ from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult, Target, mark_
 from viva.marking.reference import is_reference_only
 from viva.marking.relations import opposed, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
-from viva.marking.terms import Analysis, analyse
+from viva.marking.terms import Analysis, analyse, distinct_concepts
 
 VERSION = "1.0"
 
@@ -72,8 +72,13 @@ def _known_keys(question: Question) -> frozenset[str]:
 def point_claims(question: Question) -> tuple[tuple[Target, ...], ...]:
     """For each point: its text, then each accepted phrasing, as claims."""
     demote = prompt_keys(question.prompt)
+    apart = distinct_concepts(question.prompt)
     return tuple(
-        (target(p.text, demote), *(target(a, demote, accept=True) for a in p.accept)) for p in question.points
+        (
+            target(p.text, demote, distinct=apart),
+            *(target(a, demote, accept=True, distinct=apart) for a in p.accept),
+        )
+        for p in question.points
     )
 
 
@@ -125,6 +130,8 @@ class LexicalBackend:
             if against:
                 results[i] = PointResult(0.0, against, True)
         found = detect(question, analysis) if question.misconceptions else []
+        if found:
+            results = [_not_from(r, found) for r in results]
         return analysis, results, found
 
     def mark(self, question: Question, answer: str) -> Marking:
@@ -135,6 +142,17 @@ class LexicalBackend:
         else:
             base = scoring.authored_score(question, results)
         return build_marking(question, answer, analysis, results, found, base, self.name, self.version)
+
+
+def _not_from(result: PointResult, found: list[Detection]) -> PointResult:
+    """``result``, unless every word it rests on states a misconception: "take the speed of a
+    single request, 40 tokens per second" is the wrong claim, not the point "tokens per
+    second across the batch" made as well."""
+    wrong = [span for d in found for span in d.evidence]
+    inside = all(any(a <= s and e <= b for a, b in wrong) for s, e in result.evidence)
+    if not result.evidence or not inside or result.contradicted:
+        return result
+    return PointResult(0.0, (), False)
 
 
 def carrying(analysis: Analysis, spans: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:

@@ -32,9 +32,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "halving",
         "50 percent",
         "50 %",
+        "0.5",
         "2x less",
         "2x smaller",
     ),
+    "ratio-quarter": ("quarter", "a quarter", "0.25", "25 percent", "25 %", "4x less", "4x smaller"),
     "ratio-double": (
         "double",
         "doubles",
@@ -267,6 +269,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "incorrect": ("incorrect", "wrong", "false", "inaccurate"),
     "overfitting": ("overfitting", "overfit", "overfits", "overfitted", "over fitting", "over fit"),
     "underfitting": ("underfitting", "underfit", "underfits", "underfitted", "under fitting", "under fit"),
+    "needed": ("need", "needs", "needed", "necessary", "required", "require", "requires"),
+    "unneeded": ("unnecessary", "unneeded", "needless", "superfluous"),
     "biased": ("biased", "has a bias"),
     "unbiased": ("unbiased", "no bias"),
 }
@@ -282,7 +286,13 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("correct", "incorrect"),
     ("overfitting", "underfitting"),
     ("biased", "unbiased"),
+    ("needed", "unneeded"),
 )
+
+# Words that take a negation for themselves, not for their object: "doesn't need loss
+# scaling" says loss scaling is unnecessary, not that there is no loss scaling. "Not the
+# same as the forward" stays a denial of the whole comparison.
+NEGATION_TAKERS = frozenset({"#needed"})
 
 # Concepts about direction or relation: their phrases ("at the same time") do not also
 # match on their parts ("time"), which would mean something else.

@@ -6,7 +6,9 @@ clause (so a contrast such as "prefill is compute-bound; decoding is memory-boun
 same polarity ("decode is compute-bound", not "decode is not compute-bound"). Words the
 misconception shares with the model answer and the marking points prove nothing, since
 a correct answer uses them too; so when a misconception has words of its own
-("identical", "clock speed"), enough of those must be present as well.
+("identical", "clock speed"), enough of those must be present as well. A wrong figure is
+stated by saying it: an answer that gives its own figures and none of the misconception's
+("63 percent of requests are slow" against "1 % of requests are slow") does not state it.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import functools
 from dataclasses import dataclass
 
 from viva.bank.model import Misconception, Question
-from viva.marking.points import ClaimMatch, Target, match, target
-from viva.marking.terms import Analysis, analyse
+from viva.marking.points import ClaimMatch, Target, match, near_number, target
+from viva.marking.terms import Analysis, analyse, distinct_concepts
+from viva.marking.worked import number_value
 
 ASSERTED_AT = 0.7  # coverage of the misconception's text that counts as stating it
 OWN_WORDS_AT = 0.6  # share of its own (distinctive) words that must be present
@@ -40,6 +43,20 @@ def _correct_stems(question: Question) -> frozenset[str]:
     ):
         stems.update(t.stem for t in analyse(text).content_terms())
     return frozenset(stems)
+
+
+def _figure(surface: str) -> float | None:
+    """The figure a term starts with: "4 bytes" is 4."""
+    return number_value(surface.split(" ", 1)[0])
+
+
+def _other_figures(claim: Target, answer: Analysis) -> bool:
+    """Whether the claim has figures, the answer says figures, and none of them is the claim's."""
+    wanted = [v for v in (_figure(t.surface) for t in claim.terms) if v is not None]
+    said = [v for v in (_figure(s) for s in answer.surfaces) if v is not None]
+    if not wanted or not said:
+        return False
+    return not any(near_number(w, v) for w in wanted for v in said)
 
 
 def _own_share(claim: Target, answer: Analysis, correct: frozenset[str], found: ClaimMatch) -> float:
@@ -70,15 +87,16 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
     """
     demote: frozenset[str] = frozenset()
     correct = _correct_stems(question)
+    apart = distinct_concepts(question.prompt)
     found_all: list[Detection] = []
     for misconception in question.misconceptions:
-        claims = [target(misconception.text, demote, tight=True, one_clause=True)] + [
-            target(a, demote, accept=True, one_clause=True) for a in misconception.accept
+        claims = [target(misconception.text, demote, tight=True, one_clause=True, distinct=apart)] + [
+            target(a, demote, accept=True, one_clause=True, distinct=apart) for a in misconception.accept
         ]
         for claim in claims:
             found = match(claim, answer)
             needed = 0.99 if claim.accept else ASSERTED_AT
-            if found.contradicted or found.coverage < needed:
+            if found.contradicted or found.coverage < needed or _other_figures(claim, answer):
                 continue
             if not any(t.stem not in correct for t in claim.terms) and found.coverage < ALL_SHARED_AT:
                 continue  # only the arrangement of shared words can make it wrong: need all of them

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from viva.domain import PointStatus
 from viva.marking.terms import Analysis, Term, analyse
@@ -61,15 +61,21 @@ NO_MATCH = ClaimMatch(0.0, 0.0, ())
 
 @functools.lru_cache(maxsize=8192)
 def target(
-    text: str, demote: frozenset[str], accept: bool = False, tight: bool = False, one_clause: bool = False
+    text: str,
+    demote: frozenset[str],
+    accept: bool = False,
+    tight: bool = False,
+    one_clause: bool = False,
+    distinct: frozenset[str] = frozenset(),
 ) -> Target:
     """``text`` as a claim; terms sharing a key with ``demote`` (the prompt's) weigh less.
 
     A ``one_clause`` claim is only found when one clause of the answer states it (or as
     many clauses as the claim itself has): "prefill is compute-bound; decoding is
-    memory-bound" does not assert "decoding is compute-bound".
+    memory-bound" does not assert "decoding is compute-bound". Concepts in ``distinct``
+    (:func:`viva.marking.terms.distinct_concepts`) no longer join the claim's words to others.
     """
-    terms = analyse(text).content_terms()
+    terms = [_without(t, distinct) for t in analyse(text).content_terms()]
     weights = tuple(t.weight * (QUESTION_WORD_WEIGHT if t.keys & demote else 1.0) for t in terms)
     if sum(weights) < 0.3 * sum(t.weight for t in terms):
         # a claim made of the question's own words ("decode is memory-bound" for "is decode
@@ -77,6 +83,13 @@ def target(
         weights = tuple(t.weight * (0.5 if t.keys & demote else 1.0) for t in terms)
     reach = len(set(clauses(analyse(text)))) if one_clause else 0
     return Target(text, tuple(terms), weights, accept, tight or accept, reach)
+
+
+def _without(term: Term, concepts: frozenset[str]) -> Term:
+    """``term`` matching only its own words, not the ``concepts`` it shares with others."""
+    if not term.keys & concepts or not term.keys - concepts:
+        return term
+    return replace(term, keys=term.keys - concepts, core=term.core - concepts)
 
 
 def _bounded_distance(a: str, b: str, limit: int) -> int:
@@ -261,9 +274,14 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
                 contradicted += share * term.weight
                 used.append(inside[0])
             else:
+                # the opposite word says the opposite claim, and denied it says this one:
+                # "doesn't need loss scaling" for "loss scaling is unnecessary"
                 opposite = _window(anti, low, high, [], clause, at, reach)
                 if any(content[p].negated == term.negated for p in opposite):
                     contradicted += term.weight
+                elif opposite:
+                    matched += weight
+                    used.append(opposite[0])
         value = matched - 1.5 * contradicted
         if value > best[0] + 1e-9:
             best = (value, matched, contradicted, used)

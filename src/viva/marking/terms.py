@@ -14,7 +14,7 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from viva.marking.lexicon import ANTONYMS, CONCEPTS, LIGHT_WORDS, RELATIONAL, SLIPS
+from viva.marking.lexicon import ANTONYMS, CONCEPTS, LIGHT_WORDS, NEGATION_TAKERS, RELATIONAL, SLIPS
 from viva.marking.text import STOPWORDS, Token, tokenize
 
 # Words that end the reach of a negation: a new clause starts.
@@ -49,6 +49,7 @@ CLAUSE_BREAKS = frozenset(
         "we're",
     ]
 )
+CONTRASTING = frozenset(["vs", "versus", "rather", "instead", "difference", "differ", "unlike", "whereas"])
 NEGATION_REACH = 4  # content terms a negation covers, at most
 # "doesn't make it more robust": a pronoun between a verb and a comparison is the verb's object,
 # not the start of a new clause, so the negation reaches past it to what it denies.
@@ -93,6 +94,30 @@ class Analysis:
 
     def content_terms(self) -> list[Term]:
         return [self.terms[i] for i in self.content]
+
+
+@functools.lru_cache(maxsize=2048)
+def distinct_concepts(prompt: str) -> frozenset[str]:
+    """Concepts the question tells apart: two of its words share one, and they are versioned
+    names ("FP16" and "BF16", both #half-precision) or the prompt sets them against each
+    other ("RMSNorm rather than LayerNorm").
+
+    Elsewhere the concept lets either word stand for the other; in such a question saying one
+    is not saying the other, so matching drops the concept (:func:`viva.marking.points.target`).
+    Two words for one thing ("raise" and "rising") stay joined.
+    """
+    analysis = analyse(prompt)
+    contrasted = any(t.norm in CONTRASTING for t in analysis.tokens)
+    stems: dict[str, set[str]] = defaultdict(set)
+    for term in analysis.content_terms():
+        for key in term.keys:
+            if key.startswith("#"):
+                stems[key].add(term.stem)
+    return frozenset(
+        key
+        for key, said in stems.items()
+        if len(said) > 1 and (contrasted or any(c.isdigit() for stem in said for c in stem))
+    )
 
 
 def _norm_stem(token: Token) -> str:
@@ -213,7 +238,7 @@ def _object_pronoun(terms: list[Term], j: int, text: str) -> bool:
 
 
 def _with_negation(terms: list[Term], text: str) -> list[Term]:
-    """Flip ``negated`` on the content terms each negation reaches."""
+    """Flip ``negated`` on the content terms each negation reaches (see :data:`NEGATION_REACH`)."""
     flips = [False] * len(terms)
     for i, term in enumerate(terms):
         starts = term.negator or (
@@ -231,6 +256,9 @@ def _with_negation(terms: list[Term], text: str) -> list[Term]:
             if other.content:
                 flips[j] = not flips[j]
                 reached += 1
-                if reached >= NEGATION_REACH:
+                # "doesn't need loss scaling" denies the need, not the loss scaling: a verb of
+                # need takes the negation for itself (it then says its opposite, "unnecessary")
+                absorbs = reached == 1 and bool(other.keys & NEGATION_TAKERS)
+                if reached >= NEGATION_REACH or absorbs:
                     break
     return [replace(t, negated=True) if flips[i] else t for i, t in enumerate(terms)]
