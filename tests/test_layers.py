@@ -9,6 +9,9 @@ in one place, their composition root; only those modules may import :mod:`viva.s
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+import typing
 from pathlib import Path
 
 import pytest
@@ -105,3 +108,41 @@ def test_the_check_catches_a_planted_store_import(
     planted.write_text(source, encoding="utf-8")
     monkeypatch.setattr(f"{__name__}.SRC", tmp_path)
     assert list(store_imports_outside_roots([planted])) == ["viva.web.routes.planted"]
+
+
+def store_types_in(annotation: object) -> list[str]:
+    """The store's classes that ``annotation`` names, however deeply (``list[X] | None``)."""
+    found = [] if annotation is None else [annotation, *typing.get_args(annotation)]
+    names = []
+    for part in found:
+        if part is not annotation:
+            names += store_types_in(part)
+        elif reaches({getattr(part, "__module__", "")}, STORE):
+            names.append(f"{part.__module__}.{getattr(part, '__qualname__', part)}")
+    return names
+
+
+def practice_returns() -> dict[str, object]:
+    """What each public function and method of :mod:`viva.practice` says it returns."""
+    returns: dict[str, object] = {}
+    for path in modules_under("viva.practice"):
+        module = importlib.import_module(module_name(path))
+        for name, value in vars(module).items():
+            if name.startswith("_") or getattr(value, "__module__", None) != module.__name__:
+                continue
+            members = [(name, value)]
+            if inspect.isclass(value):
+                members = [(f"{name}.{n}", m) for n, m in vars(value).items() if not n.startswith("_")]
+            for qualname, member in members:
+                member = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+                if inspect.isfunction(member):
+                    returns[f"{module.__name__}.{qualname}"] = typing.get_type_hints(member).get("return")
+    return returns
+
+
+def test_practice_hands_the_adapters_no_store_rows() -> None:
+    """The store returns rows and practice maps them: what practice returns is its own."""
+    returns = practice_returns()
+    assert "viva.practice.service.Practice.review_state" in returns, "the walk found Practice's methods"
+    leaks = {name: types for name, r in returns.items() if (types := store_types_in(r))}
+    assert leaks == {"viva.practice.service.Practice.recordings": ["viva.store.recordings.RecordingInfo"]}

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from viva.marking.result import Marking
-from viva.store.models import Attempt
+from viva.store.models import Attempt, ReviewState
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +40,18 @@ class AttemptRecord:
     def of(cls, row: Attempt) -> AttemptRecord:
         """A copy of ``row``: every field here is the row's attribute of the same name."""
         return cls(**{f.name: getattr(row, f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewSchedule:
+    """When a question comes back for one candidate: its FSRS card and the review it is due."""
+
+    question_id: str
+    card: dict[str, Any]
+    """The card as fsrs writes it (``fsrs.Card.to_dict``); a copy of the row's."""
+    due: datetime
+    last_review: datetime | None
+
+    @classmethod
+    def of(cls, row: ReviewState) -> ReviewSchedule:
+        return cls(row.question_id, dict(row.card), row.due, row.last_review)

@@ -28,7 +28,7 @@ from viva.practice import mastery as measures
 from viva.practice.accounts import Account
 from viva.practice.lessons import LessonPointer, lesson_for
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
-from viva.practice.records import AttemptRecord
+from viva.practice.records import AttemptRecord, ReviewSchedule
 from viva.practice.scope import Scope
 from viva.speech.delivery import measure_delivery
 from viva.speech.transcript import Transcript
@@ -263,7 +263,7 @@ class Practice:
         self.reschedule(user, attempt.question_id)
         return AttemptRecord.of(attempt)
 
-    def reschedule(self, user: Account, question_id: str) -> ReviewState | None:
+    def reschedule(self, user: Account, question_id: str) -> ReviewSchedule | None:
         """Rebuild a question's review state from its attempts (pure replay, oldest first)."""
         review_repo.lock_review_state(self.session, user.id, question_id)
         attempts = attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id)
@@ -273,7 +273,7 @@ class Practice:
         for attempt in attempts:
             rating = schedule.rating_for(attempt.marking, as_override(attempt.override))
             card = schedule.review(card, rating, attempt.answered_at)
-        return self._save_card(user, question_id, card)
+        return ReviewSchedule.of(self._save_card(user, question_id, card))
 
     def _save_card(self, user: Account, question_id: str, card: dict[str, Any]) -> ReviewState:
         return review_repo.save_review_state(
@@ -307,9 +307,10 @@ class Practice:
         _aware(now)
         return queue.due_items(self.session, self.bank, user, now + horizon, scope or Scope())
 
-    def review_state(self, user: Account, question_id: str) -> ReviewState | None:
+    def review_state(self, user: Account, question_id: str) -> ReviewSchedule | None:
         """The question's schedule for ``user`` (``.due`` is the next review), if answered."""
-        return review_repo.review_state(self.session, user.id, question_id)
+        state = review_repo.review_state(self.session, user.id, question_id)
+        return ReviewSchedule.of(state) if state is not None else None
 
     def next_review(self, user: Account, question_id: str) -> datetime | None:
         """When the question comes back for ``user``; None if they never answered it."""
