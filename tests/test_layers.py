@@ -145,4 +145,13 @@ def test_practice_hands_the_adapters_no_store_rows() -> None:
     returns = practice_returns()
     assert "viva.practice.service.Practice.review_state" in returns, "the walk found Practice's methods"
     leaks = {name: types for name, r in returns.items() if (types := store_types_in(r))}
-    assert leaks == {"viva.practice.service.Practice.recordings": ["viva.store.recordings.RecordingInfo"]}
+    assert leaks == {}
+
+
+def test_practice_exports_no_store_names() -> None:
+    import viva.practice
+
+    exported = {name: getattr(viva.practice, name) for name in viva.practice.__all__}
+    assert {
+        n: v.__module__ for n, v in exported.items() if reaches({getattr(v, "__module__", "")}, STORE)
+    } == {}

@@ -14,11 +14,10 @@ from viva.practice.history import HistoryDocument, ImportReport
 from viva.practice.lessons import LessonPointer
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
 from viva.practice.queue import NEW_PER_SITTING, DueItem, NextQuestion
-from viva.practice.records import ReviewSchedule
+from viva.practice.records import RecordingInfo, ReviewSchedule
 from viva.practice.schedule import rating_for
 from viva.practice.scope import Scope
 from viva.practice.service import AttemptSummary, KeptAudio, Practice, Progress, ScorePoint
-from viva.store.recordings import RecordingInfo
 
 __all__ = [
     "NEW_PER_SITTING",

@@ -1,4 +1,5 @@
-"""Recorded answers as the adapters get them: frozen copies of the store's rows.
+"""Recorded answers, their schedules and recordings as the adapters get them: frozen copies
+of the store's rows.
 
 A copy is taken when the answer is read or written; it does not follow later changes (read
 it again after an override).
@@ -55,3 +56,14 @@ class ReviewSchedule:
     @classmethod
     def of(cls, row: ReviewState) -> ReviewSchedule:
         return cls(row.question_id, dict(row.card), row.due, row.last_review)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordingInfo:
+    """A recording without its bytes, for listing."""
+
+    id: int
+    attempt_id: int
+    mime: str
+    size: int
+    created_at: datetime

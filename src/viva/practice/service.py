@@ -28,7 +28,7 @@ from viva.practice import mastery as measures
 from viva.practice.accounts import Account
 from viva.practice.lessons import LessonPointer, lesson_for
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
-from viva.practice.records import AttemptRecord, ReviewSchedule
+from viva.practice.records import AttemptRecord, RecordingInfo, ReviewSchedule
 from viva.practice.scope import Scope
 from viva.speech.delivery import measure_delivery
 from viva.speech.transcript import Transcript
@@ -38,7 +38,6 @@ from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
 from viva.store import spent
 from viva.store.models import Attempt, ReviewState
-from viva.store.recordings import RecordingInfo
 from viva.store.users import delete_history
 
 ONCE_KEPT = timedelta(days=1)
@@ -230,7 +229,8 @@ class Practice:
 
     def recordings(self, user: Account, attempt_id: int) -> list[RecordingInfo]:
         """The user's recordings of one attempt, without their bytes."""
-        return recording_repo.recordings_of_attempt(self.session, user.id, attempt_id)
+        rows = recording_repo.recordings_of_attempt(self.session, user.id, attempt_id)
+        return [RecordingInfo(r.id, r.attempt_id, r.mime, r.size, r.created_at) for r in rows]
 
     def recording(self, user: Account, recording_id: int) -> KeptAudio:
         """One of the user's recordings, with its bytes; NotFound if it is not theirs."""
