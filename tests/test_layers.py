@@ -77,6 +77,23 @@ def test_adapters_reach_the_store_only_at_their_composition_roots() -> None:
     assert store_imports_outside_roots(adapters) == {}
 
 
+ADAPTERS_MAY_USE = frozenset({"sqlalchemy.orm", "sqlalchemy.orm.Session", "sqlalchemy.orm.sessionmaker"})
+"""What the adapters may take from SQLAlchemy outside their roots, besides its errors
+(``sqlalchemy.exc``): the unit of work's types. No engine and no SQL: they ask the core
+(``/readyz`` asks :func:`viva.practice.units.database_status`)."""
+
+
+def sqlalchemy_beyond_sessions(path: Path) -> list[str]:
+    used = reaches(imported(path), "sqlalchemy")
+    return [n for n in used if n not in ADAPTERS_MAY_USE and not reaches({n}, "sqlalchemy.exc")]
+
+
+def test_adapters_hold_no_engine_and_run_no_sql_outside_their_roots() -> None:
+    adapters = [p for p in modules_under(*ADAPTERS) if module_name(p) not in COMPOSITION_ROOTS]
+    found = {module_name(p): sqlalchemy_beyond_sessions(p) for p in adapters}
+    assert {m: names for m, names in found.items() if names} == {}
+
+
 def test_the_composition_roots_exist() -> None:
     """A renamed root must be renamed here too, not silently allowed under its old name."""
     assert {module_name(p) for p in modules_under(*ADAPTERS)} >= COMPOSITION_ROOTS

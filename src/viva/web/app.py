@@ -65,7 +65,6 @@ def create_app(
     lessons = LessonRenderer(bank)
     state = AppState(
         settings=settings,
-        engine=engine,
         sessions=session_factory(engine),
         bank=bank,
         search=SearchIndex.from_bank(bank),
