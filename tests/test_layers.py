@@ -172,3 +172,16 @@ def test_practice_exports_no_store_names() -> None:
     assert {
         n: v.__module__ for n, v in exported.items() if reaches({getattr(v, "__module__", "")}, STORE)
     } == {}
+
+
+def test_every_core_module_has_something_of_its_own() -> None:
+    """A module that only re-exports another's names is an alias to keep in step, not a layer."""
+    bare = []
+    for path in modules_under("viva.practice"):
+        if path.name == "__init__.py":
+            continue
+        module = importlib.import_module(module_name(path))
+        own = [v for v in vars(module).values() if getattr(v, "__module__", None) == module.__name__]
+        if not own:
+            bare.append(module.__name__)
+    assert bare == []

@@ -1,9 +1,10 @@
-"""The database as the adapters see it after start-up: units of work, and whether it answers.
+"""The database as the web app sees it after start-up: units of work, and whether it answers.
 
-A unit of work is one transaction per CLI step, web request or background read; the store
-implements it (:mod:`viva.store.db`) and the adapters take it from here, so that after start-up
-(where the engine is built and migrated) they call the core for everything and never hold the
-engine themselves. :func:`database_status` is the readiness probe's database check.
+A unit of work is one transaction per web request or background read; the store implements it
+(:mod:`viva.store.db`). The web app's composition root (:mod:`viva.web.app`) builds the engine
+and its session factory; everything else in the web app takes its units of work from here and
+asks :func:`database_status` (the readiness probe's database check) rather than holding the
+engine. The CLI opens its units in its own root, :mod:`viva.cli.work`.
 """
 
 from __future__ import annotations
