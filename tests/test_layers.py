@@ -9,6 +9,9 @@ in one place, their composition root; only those modules may import :mod:`viva.s
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+import typing
 from pathlib import Path
 
 import pytest
@@ -74,6 +77,23 @@ def test_adapters_reach_the_store_only_at_their_composition_roots() -> None:
     assert store_imports_outside_roots(adapters) == {}
 
 
+ADAPTERS_MAY_USE = frozenset({"sqlalchemy.orm", "sqlalchemy.orm.Session", "sqlalchemy.orm.sessionmaker"})
+"""What the adapters may take from SQLAlchemy outside their roots, besides its errors
+(``sqlalchemy.exc``): the unit of work's types. No engine and no SQL: they ask the core
+(``/readyz`` asks :func:`viva.practice.units.database_status`)."""
+
+
+def sqlalchemy_beyond_sessions(path: Path) -> list[str]:
+    used = reaches(imported(path), "sqlalchemy")
+    return [n for n in used if n not in ADAPTERS_MAY_USE and not reaches({n}, "sqlalchemy.exc")]
+
+
+def test_adapters_hold_no_engine_and_run_no_sql_outside_their_roots() -> None:
+    adapters = [p for p in modules_under(*ADAPTERS) if module_name(p) not in COMPOSITION_ROOTS]
+    found = {module_name(p): sqlalchemy_beyond_sessions(p) for p in adapters}
+    assert {m: names for m, names in found.items() if names} == {}
+
+
 def test_the_composition_roots_exist() -> None:
     """A renamed root must be renamed here too, not silently allowed under its old name."""
     assert {module_name(p) for p in modules_under(*ADAPTERS)} >= COMPOSITION_ROOTS
@@ -105,3 +125,63 @@ def test_the_check_catches_a_planted_store_import(
     planted.write_text(source, encoding="utf-8")
     monkeypatch.setattr(f"{__name__}.SRC", tmp_path)
     assert list(store_imports_outside_roots([planted])) == ["viva.web.routes.planted"]
+
+
+def store_types_in(annotation: object) -> list[str]:
+    """The store's classes that ``annotation`` names, however deeply (``list[X] | None``)."""
+    found = [] if annotation is None else [annotation, *typing.get_args(annotation)]
+    names = []
+    for part in found:
+        if part is not annotation:
+            names += store_types_in(part)
+        elif reaches({getattr(part, "__module__", "")}, STORE):
+            names.append(f"{part.__module__}.{getattr(part, '__qualname__', part)}")
+    return names
+
+
+def practice_returns() -> dict[str, object]:
+    """What each public function and method of :mod:`viva.practice` says it returns."""
+    returns: dict[str, object] = {}
+    for path in modules_under("viva.practice"):
+        module = importlib.import_module(module_name(path))
+        for name, value in vars(module).items():
+            if name.startswith("_") or getattr(value, "__module__", None) != module.__name__:
+                continue
+            members = [(name, value)]
+            if inspect.isclass(value):
+                members = [(f"{name}.{n}", m) for n, m in vars(value).items() if not n.startswith("_")]
+            for qualname, member in members:
+                member = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+                if inspect.isfunction(member):
+                    returns[f"{module.__name__}.{qualname}"] = typing.get_type_hints(member).get("return")
+    return returns
+
+
+def test_practice_hands_the_adapters_no_store_rows() -> None:
+    """The store returns rows and practice maps them: what practice returns is its own."""
+    returns = practice_returns()
+    assert "viva.practice.service.Practice.review_state" in returns, "the walk found Practice's methods"
+    leaks = {name: types for name, r in returns.items() if (types := store_types_in(r))}
+    assert leaks == {}
+
+
+def test_practice_exports_no_store_names() -> None:
+    import viva.practice
+
+    exported = {name: getattr(viva.practice, name) for name in viva.practice.__all__}
+    assert {
+        n: v.__module__ for n, v in exported.items() if reaches({getattr(v, "__module__", "")}, STORE)
+    } == {}
+
+
+def test_every_core_module_has_something_of_its_own() -> None:
+    """A module that only re-exports another's names is an alias to keep in step, not a layer."""
+    bare = []
+    for path in modules_under("viva.practice"):
+        if path.name == "__init__.py":
+            continue
+        module = importlib.import_module(module_name(path))
+        own = [v for v in vars(module).values() if getattr(v, "__module__", None) == module.__name__]
+        if not own:
+            bare.append(module.__name__)
+    assert bare == []

@@ -34,10 +34,9 @@ from viva.cli.common import (
     user_errors,
 )
 from viva.cli.render import show_feedback
-from viva.cli.work import UserOption, database, unit_of_work, utc_now
+from viva.cli.work import UserOption, database, practice_unit, unit_of_work, utc_now
 from viva.errors import InvalidInput
-from viva.practice import NEW_PER_SITTING, Practice, Scope
-from viva.practice.units import session_scope
+from viva.practice import NEW_PER_SITTING, Scope
 
 
 def _when(moment: datetime, now: datetime) -> str:
@@ -298,8 +297,8 @@ def import_(
         raise fail(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
     bank = bank_for(ctx)
     try:
-        with database(ctx) as factory, session_scope(factory) as session:
-            report = Practice(session, bank).import_history(data, as_user=user)
+        with database(ctx) as factory, practice_unit(factory, bank) as practice:
+            report = practice.import_history(data, as_user=user)
     except SQLAlchemyError as exc:  # rolled back: nothing of the file was written
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         raise fail(f"{path}: the database refused the import, nothing was written: {reason}") from None

@@ -19,7 +19,7 @@ import typer
 
 from viva.cli.common import fail, settings
 from viva.settings import Settings
-from viva.store.db import data_location
+from viva.store import data_location, make_engine, migrate
 
 
 def _loopback(host: str) -> bool:
@@ -62,8 +62,6 @@ def serve(
 ) -> None:
     """Start the web app (SQLite by default; PostgreSQL with --database)."""
     import uvicorn
-
-    from viva.store import make_engine, migrate
 
     config: Settings = settings(ctx).with_(
         host=host, port=port, database_url=database, single_user=single_user, workers=workers,

@@ -20,8 +20,7 @@ from viva.cli.common import settings
 from viva.marking import Marker
 from viva.practice import Practice
 from viva.practice.accounts import Account, local_account
-from viva.practice.units import session_scope
-from viva.store import make_engine, migrate, session_factory
+from viva.store import make_engine, migrate, session_factory, session_scope
 
 UserOption = Annotated[
     str | None, typer.Option("--user", help="Candidate name (default: VIVA_USER or 'me').")
@@ -45,9 +44,18 @@ def database(ctx: typer.Context) -> Iterator[sessionmaker[Session]]:
 
 
 @contextmanager
+def practice_unit(
+    factory: sessionmaker[Session], bank: Bank, marker: Marker | None = None
+) -> Iterator[Practice]:
+    """Practice in one unit of work, committed on leaving (rolled back if the block raises)."""
+    with session_scope(factory) as session:
+        yield Practice(session, bank, marker)
+
+
+@contextmanager
 def unit_of_work(
     factory: sessionmaker[Session], bank: Bank, name: str, marker: Marker | None = None
 ) -> Iterator[tuple[Practice, Account]]:
     """Practice for the candidate ``name`` (created on first use), committed on leaving."""
-    with session_scope(factory) as session:
-        yield Practice(session, bank, marker), local_account(session, name, utc_now())
+    with practice_unit(factory, bank, marker) as practice:
+        yield practice, local_account(practice.session, name, utc_now())

@@ -73,7 +73,7 @@ def attempt_coverage(attempt: Attempt) -> float:
     return sum(p.weight * p.credit for p in points) / total
 
 
-def recent_by_question(attempts: Iterable[Attempt]) -> dict[str, list[Attempt]]:
+def _recent_by_question(attempts: Iterable[Attempt]) -> dict[str, list[Attempt]]:
     """The latest :data:`RECENT` attempts per question; ``attempts`` must be oldest first."""
     grouped: dict[str, list[Attempt]] = defaultdict(list)
     for attempt in attempts:
@@ -85,7 +85,7 @@ def mastery(
     bank: Bank, attempts: Sequence[Attempt], states: Sequence[ReviewState], now: datetime
 ) -> list[Mastery]:
     """Mastery per topic in site order, each with its sections in learning order."""
-    recent = recent_by_question(attempts)
+    recent = _recent_by_question(attempts)
     cards = {s.question_id: s.card for s in states}
 
     def measure(
@@ -136,7 +136,7 @@ def weakest_points(bank: Bank, attempts: Sequence[Attempt], limit: int = 10) -> 
     """
     credit: dict[tuple[str, str], list[float]] = defaultdict(list)
     texts: dict[tuple[str, str], str] = {}
-    for question_id, found in recent_by_question(attempts).items():
+    for question_id, found in _recent_by_question(attempts).items():
         if not bank.has_question(question_id):
             continue
         for attempt in found:

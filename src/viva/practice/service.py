@@ -28,7 +28,7 @@ from viva.practice import mastery as measures
 from viva.practice.accounts import Account
 from viva.practice.lessons import LessonPointer, lesson_for
 from viva.practice.mastery import DayCount, Mastery, WeakPoint
-from viva.practice.records import AttemptRecord
+from viva.practice.records import AttemptRecord, RecordingInfo, ReviewSchedule
 from viva.practice.scope import Scope
 from viva.speech.delivery import measure_delivery
 from viva.speech.transcript import Transcript
@@ -38,7 +38,6 @@ from viva.store import recordings as recording_repo
 from viva.store import reviews as review_repo
 from viva.store import spent
 from viva.store.models import Attempt, ReviewState
-from viva.store.recordings import RecordingInfo
 from viva.store.users import delete_history
 
 ONCE_KEPT = timedelta(days=1)
@@ -230,7 +229,8 @@ class Practice:
 
     def recordings(self, user: Account, attempt_id: int) -> list[RecordingInfo]:
         """The user's recordings of one attempt, without their bytes."""
-        return recording_repo.recordings_of_attempt(self.session, user.id, attempt_id)
+        rows = recording_repo.recordings_of_attempt(self.session, user.id, attempt_id)
+        return [RecordingInfo(r.id, r.attempt_id, r.mime, r.size, r.created_at) for r in rows]
 
     def recording(self, user: Account, recording_id: int) -> KeptAudio:
         """One of the user's recordings, with its bytes; NotFound if it is not theirs."""
@@ -263,7 +263,7 @@ class Practice:
         self.reschedule(user, attempt.question_id)
         return AttemptRecord.of(attempt)
 
-    def reschedule(self, user: Account, question_id: str) -> ReviewState | None:
+    def reschedule(self, user: Account, question_id: str) -> ReviewSchedule | None:
         """Rebuild a question's review state from its attempts (pure replay, oldest first)."""
         review_repo.lock_review_state(self.session, user.id, question_id)
         attempts = attempt_repo.attempts_for_user(self.session, user.id, question_id=question_id)
@@ -273,7 +273,7 @@ class Practice:
         for attempt in attempts:
             rating = schedule.rating_for(attempt.marking, as_override(attempt.override))
             card = schedule.review(card, rating, attempt.answered_at)
-        return self._save_card(user, question_id, card)
+        return ReviewSchedule.of(self._save_card(user, question_id, card))
 
     def _save_card(self, user: Account, question_id: str, card: dict[str, Any]) -> ReviewState:
         return review_repo.save_review_state(
@@ -307,9 +307,10 @@ class Practice:
         _aware(now)
         return queue.due_items(self.session, self.bank, user, now + horizon, scope or Scope())
 
-    def review_state(self, user: Account, question_id: str) -> ReviewState | None:
+    def review_state(self, user: Account, question_id: str) -> ReviewSchedule | None:
         """The question's schedule for ``user`` (``.due`` is the next review), if answered."""
-        return review_repo.review_state(self.session, user.id, question_id)
+        state = review_repo.review_state(self.session, user.id, question_id)
+        return ReviewSchedule.of(state) if state is not None else None
 
     def next_review(self, user: Account, question_id: str) -> datetime | None:
         """When the question comes back for ``user``; None if they never answered it."""

@@ -1,9 +1,25 @@
-"""Units of work for the adapters: one transaction per CLI step, web request or background read.
+"""The database as the web app sees it after start-up: units of work, and whether it answers.
 
-The store implements them (:mod:`viva.store.db`); the CLI and the web take them from here, so
-they call the core for everything after start-up (where the engine is built and migrated).
+A unit of work is one transaction per web request or background read; the store implements it
+(:mod:`viva.store.db`). The web app's composition root (:mod:`viva.web.app`) builds the engine
+and its session factory; everything else in the web app takes its units of work from here and
+asks :func:`database_status` (the readiness probe's database check) rather than holding the
+engine. The CLI opens its units in its own root, :mod:`viva.cli.work`.
 """
 
-from viva.store.db import open_session, session_scope
+from __future__ import annotations
 
-__all__ = ["open_session", "session_scope"]
+from sqlalchemy.orm import Session, sessionmaker
+
+from viva.store.db import open_session, ping, session_scope
+
+__all__ = ["database_status", "open_session", "session_scope"]
+
+
+def database_status(sessions: sessionmaker[Session]) -> str:
+    """``"ok"`` if the database answers a query, else ``"failing: <kind of error>"``."""
+    try:
+        ping(sessions)
+    except Exception as exc:  # any failure means "not ready"; say which kind, not the details
+        return f"failing: {type(exc).__name__}"
+    return "ok"

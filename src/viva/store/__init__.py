@@ -11,7 +11,7 @@ SQLite (a file in the data folder, WAL mode) by default; any SQLAlchemy URL othe
 PostgreSQL through ``postgresql+psycopg://``.
 """
 
-from viva.store.db import make_engine, migrate, session_factory, session_scope
+from viva.store.db import data_location, make_engine, migrate, session_factory, session_scope
 from viva.store.models import ApiToken, Attempt, Base, Recording, ReviewState, User
 from viva.store.users import get_or_create_user, get_user, user_by_id
 
@@ -22,6 +22,7 @@ __all__ = [
     "Recording",
     "ReviewState",
     "User",
+    "data_location",
     "get_or_create_user",
     "get_user",
     "make_engine",

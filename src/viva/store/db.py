@@ -129,6 +129,13 @@ def session_scope(
         session.close()
 
 
+def ping(factory: sessionmaker[Session]) -> None:
+    """Ask the database for nothing, in a unit of work that only reads: raises if it does not
+    answer (it is down, unreachable, or refuses the login)."""
+    with session_scope(factory, writes=False) as session:
+        session.execute(select(1))
+
+
 def data_location(database_url: str) -> str:
     """Where the data lives, for people: the SQLite file's path, or the URL without its password."""
     url = make_url(database_url)

@@ -8,25 +8,14 @@ never left without the audio the candidate asked to keep, nor audio without its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
 from viva.errors import InvalidInput, NotFound
 from viva.store.models import Attempt, Recording
-
-
-@dataclass(frozen=True, slots=True)
-class RecordingInfo:
-    """A recording without its bytes, for listing."""
-
-    id: int
-    attempt_id: int
-    mime: str
-    size: int
-    created_at: datetime
 
 
 def add_recording(session: Session, attempt: Attempt, mime: str, data: bytes, now: datetime) -> Recording:
@@ -47,16 +36,20 @@ def recording_for_user(session: Session, user_id: int, recording_id: int) -> Rec
     return recording
 
 
-def recordings_of_attempt(session: Session, user_id: int, attempt_id: int) -> list[RecordingInfo]:
+def recordings_of_attempt(
+    session: Session, user_id: int, attempt_id: int
+) -> Sequence[Row[tuple[int, int, str, int, datetime]]]:
+    """The user's recordings of one attempt without their bytes: rows of ``id``,
+    ``attempt_id``, ``mime``, ``size`` (bytes) and ``created_at``, oldest first."""
     query = (
         select(
             Recording.id,
             Recording.attempt_id,
             Recording.mime,
-            func.length(Recording.data),
+            func.length(Recording.data).label("size"),
             Recording.created_at,
         )
         .where(Recording.user_id == user_id, Recording.attempt_id == attempt_id)
         .order_by(Recording.id)
     )
-    return [RecordingInfo(*row) for row in session.execute(query).all()]
+    return session.execute(query).all()

@@ -23,8 +23,7 @@ from viva.bank import load_bank
 from viva.marking import Marker, build_marker
 from viva.settings import Settings
 from viva.speech import SpeechEngine
-from viva.store import make_engine, migrate, session_factory
-from viva.store.db import data_location
+from viva.store import data_location, make_engine, migrate, session_factory
 from viva.web import handlers
 from viva.web.lessons import FragmentCache, LessonRenderer
 from viva.web.rendering import make_templates
@@ -65,7 +64,6 @@ def create_app(
     lessons = LessonRenderer(bank)
     state = AppState(
         settings=settings,
-        engine=engine,
         sessions=session_factory(engine),
         bank=bank,
         search=SearchIndex.from_bank(bank),

@@ -1,9 +1,10 @@
-"""What one app holds for its lifetime: settings, engine, bank, marker, search index, templates.
+"""What one app holds for its lifetime: settings, units of work, bank, marker, search index,
+templates.
 
 Everything here is built once by :func:`viva.web.app.create_app` and is either immutable
-(the bank and what is derived from it) or shared safely between requests (the engine's
-connection pool, the transcription queue). Nothing per-user lives in process memory, so
-any worker can serve any request.
+(the bank and what is derived from it) or shared safely between requests (the session
+factory and its engine's connection pool, the transcription queue). Nothing per-user lives
+in process memory, so any worker can serve any request.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from datetime import datetime
 
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
-from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from viva.bank import Bank
@@ -31,8 +31,9 @@ Clock = Callable[[], datetime]
 @dataclass(frozen=True)
 class AppState:
     settings: Settings
-    engine: Engine
     sessions: sessionmaker[Session]
+    """Units of work over the app's engine (:mod:`viva.practice.units`); the engine itself
+    stays with :func:`viva.web.app.create_app`."""
     bank: Bank
     search: SearchIndex
     lessons: LessonRenderer
