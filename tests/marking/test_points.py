@@ -87,12 +87,12 @@ def test_words_that_python_reads_as_numbers_are_not_figures() -> None:
 
 
 def test_a_denied_opposite_says_the_claim() -> None:
-    """ "Doesn't need loss scaling" says "loss scaling is unnecessary": the negation belongs to
-    "need", whose opposite the claim states, so neither "need" nor "loss scaling" is against it."""
+    """ "Loss scaling isn't needed" says "loss scaling is unnecessary": the claim's word is
+    absent, but its opposite is there and denied."""
     claim = target("loss scaling is unnecessary in BF16", NONE)
-    denied = match(claim, analyse("BF16 doesn't need loss scaling"))
+    denied = match(claim, analyse("in BF16 loss scaling isn't needed"))
     assert not denied.contradicted and denied.coverage == 1
-    stated = match(claim, analyse("BF16 still needs loss scaling"))
+    stated = match(claim, analyse("in BF16 loss scaling is still needed"))
     assert stated.contradiction > 0 and stated.coverage < 1
 
 

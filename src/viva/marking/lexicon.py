@@ -36,7 +36,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "2x less",
         "2x smaller",
     ),
-    "ratio-quarter": ("quarter", "a quarter", "0.25", "25 percent", "25 %", "4x less", "4x smaller"),
+    "ratio-quarter": ("quarter", "a quarter", "0.25", "25 percent", "4x less", "4x smaller"),
     "ratio-double": (
         "double",
         "doubles",
@@ -288,11 +288,6 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("biased", "unbiased"),
     ("needed", "unneeded"),
 )
-
-# Words that take a negation for themselves, not for their object: "doesn't need loss
-# scaling" says loss scaling is unnecessary, not that there is no loss scaling. "Not the
-# same as the forward" stays a denial of the whole comparison.
-NEGATION_TAKERS = frozenset({"#needed"})
 
 # Concepts about direction or relation: their phrases ("at the same time") do not also
 # match on their parts ("time"), which would mean something else.

@@ -14,7 +14,7 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from viva.marking.lexicon import ANTONYMS, CONCEPTS, LIGHT_WORDS, NEGATION_TAKERS, RELATIONAL, SLIPS
+from viva.marking.lexicon import ANTONYMS, CONCEPTS, LIGHT_WORDS, RELATIONAL, SLIPS
 from viva.marking.text import STOPWORDS, Token, tokenize
 
 # Words that end the reach of a negation: a new clause starts.
@@ -256,9 +256,6 @@ def _with_negation(terms: list[Term], text: str) -> list[Term]:
             if other.content:
                 flips[j] = not flips[j]
                 reached += 1
-                # "doesn't need loss scaling" denies the need, not the loss scaling: a verb of
-                # need takes the negation for itself (it then says its opposite, "unnecessary")
-                absorbs = reached == 1 and bool(other.keys & NEGATION_TAKERS)
-                if reached >= NEGATION_REACH or absorbs:
+                if reached >= NEGATION_REACH:
                     break
     return [replace(t, negated=True) if flips[i] else t for i, t in enumerate(terms)]
