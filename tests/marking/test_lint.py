@@ -29,11 +29,16 @@ def test_one_word_accepts_are_listed_and_phrases_are_not(decode_question: Questi
 
     from viva.marking.lint import one_word_accepts
 
-    point = replace(decode_question.points[0], accept=("memory-bound", "limited by bandwidth"))
+    point = replace(
+        decode_question.points[0],
+        accept=("memory-bound", "limited by bandwidth", "another warp", "learning rate"),
+    )
     question = replace(decode_question, points=(point, *decode_question.points[1:]))
     notes = one_word_accepts(_bank(question))
+    # "another warp" is "warp" to the marker; "learning rate" is one two-word term
     assert [n.message for n in notes if n.message.startswith(f"point {point.id!r}")] == [
-        f"point {point.id!r} accepts 'memory-bound'"
+        f"point {point.id!r} accepts 'memory-bound'",
+        f"point {point.id!r} accepts 'another warp'",
     ]
 
 

@@ -16,6 +16,7 @@ from viva.bank.model import Bank, Question
 from viva.domain import Verdict
 from viva.marking.backends import get_backend
 from viva.marking.result import Marking
+from viva.marking.terms import analyse
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,15 @@ class RubricNote:
         return f"{self.where}: {self.question_id}: {self.message}"
 
 
+def _one_word(phrase: str) -> bool:
+    """A phrasing of one word, or one the marker reads as one: "another warp" is matched by
+    "warp" alone, since "another" is a stop word."""
+    if len(phrase.split()) == 1:
+        return True
+    terms = analyse(phrase).content_terms()
+    return len(terms) == 1 and len(terms[0].surface.split()) == 1
+
+
 def one_word_accepts(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
     """Accepted phrasings of a single word: each credits a point wherever that word is said,
     whatever the answer claims about it, so each should be a term only a correct answer uses."""
@@ -127,7 +137,7 @@ def one_word_accepts(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]
             continue
         for point in question.points:
             for phrase in point.accept:
-                if len(phrase.split()) == 1:
+                if _one_word(phrase):
                     notes.append(
                         RubricNote(
                             question.full_id, _where(question), f"point {point.id!r} accepts {phrase!r}"
