@@ -127,3 +127,28 @@ def test_words_that_state_a_misconception_make_no_point(decode_question: Questio
     credit = {p.point_id: p.credit for p in marking.points}
     assert [m.misconception_id for m in marking.misconceptions] == ["one-stream"]
     assert credit["per-batch"] == 0 and credit["price"] > 0.5
+
+
+def test_a_point_about_one_option_is_not_made_in_a_sentence_about_the_other(
+    decode_question: Question,
+) -> None:
+    """The prompt sets FP16 against BF16: words said of BF16 make no point about FP16."""
+    question = replace(
+        decode_question,
+        prompt="Why does FP16 training need loss scaling, and why does BF16 usually not?",
+        points=(
+            MarkingPoint("fp16-range", "FP16 has only five exponent bits, so its range is narrow.", 1.0),
+            MarkingPoint("bf16-range", "BF16 has eight exponent bits, the same range as FP32.", 1.0),
+        ),
+    )
+    about_bf16 = mark(
+        question, "BF16 has eight exponent bits like FP32, so it keeps the range.", backend="lexical"
+    )
+    both = mark(
+        question,
+        "FP16 has five exponent bits and a narrow range. BF16 has eight exponent bits like FP32.",
+        backend="lexical",
+    )
+    credit = {p.point_id: p.credit for p in about_bf16.points}
+    assert credit["fp16-range"] == 0 and credit["bf16-range"] > 0.5
+    assert all(p.credit > 0.5 for p in both.points)

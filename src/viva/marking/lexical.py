@@ -129,6 +129,12 @@ class LexicalBackend:
             against = opposed(claims[0], subject, analysis)
             if against:
                 results[i] = PointResult(0.0, against, True)
+        apart = distinct_concepts(question.prompt)
+        if apart:
+            results = [
+                _about_the_other(r, own, apart, analysis)
+                for r, own in zip(results, _named_options(question, apart), strict=True)
+            ]
         found = detect(question, analysis) if question.misconceptions else []
         if found:
             results = [_not_from(r, found) for r in results]
@@ -142,6 +148,33 @@ class LexicalBackend:
         else:
             base = scoring.authored_score(question, results)
         return build_marking(question, answer, analysis, results, found, base, self.name, self.version)
+
+
+@functools.lru_cache(maxsize=2048)
+def _named_options(question: Question, apart: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """For each point, the stems of the options it names among those the prompt sets apart."""
+    return tuple(
+        frozenset(t.stem for t in analyse(p.text).content_terms() if t.keys & apart) for p in question.points
+    )
+
+
+def _about_the_other(
+    result: PointResult, own: frozenset[str], apart: frozenset[str], analysis: Analysis
+) -> PointResult:
+    """``result``, unless the point is about one of the options the question sets apart and
+    every word it rests on sits in a sentence that names only another: "BF16 has eight
+    exponent bits, so the same range" makes no point about FP16's exponent bits."""
+    if not own or not result.evidence or result.contradicted:
+        return result
+    content = analysis.content_terms()
+    named: dict[int, set[str]] = {}
+    for term in content:
+        if term.keys & apart:
+            named.setdefault(term.sentence, set()).add(term.stem)
+    used = {t.sentence for t in content if any(a <= t.start < b for a, b in result.evidence)}
+    if used and all(named.get(s) and not named[s] & own for s in used):
+        return PointResult(0.0, (), False)
+    return result
 
 
 def _not_from(result: PointResult, found: list[Detection]) -> PointResult:
