@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from fastapi.testclient import TestClient
 
+from viva.bank.model import Question
 from viva.web.search import Document, SearchIndex, plain_text
 
 DOCUMENTS = [
@@ -117,3 +120,26 @@ def test_empty_state_is_a_sentence_not_a_list(client: TestClient) -> None:
     assert "No question or lesson mentions all of" in results
     assert "<ol" not in results and "<li" not in results
     assert "0 results" not in results
+
+
+def test_every_question_hit_links_to_a_card_its_topic_page_shows() -> None:
+    """A probe has no card of its own on the topic page, so its hit links to the card of the
+    question it presses on; every other question links to its own card."""
+    from pathlib import Path
+
+    from viva.bank import load_bank
+
+    bank, errors = load_bank(Path(__file__).resolve().parents[2] / "content")
+    assert not errors
+
+    def cards(question: Question) -> Iterator[str]:  # what _question_card.html renders
+        yield question.id
+        for follow_up in question.follow_ups:
+            yield from cards(follow_up)
+
+    shown = {(t.id, c) for t in bank.topics for s in t.sections for q in s.questions for c in cards(q)}
+    documents = [d for d in SearchIndex.from_bank(bank).documents if d.kind == "question"]
+    probes = {q.full_id for q in bank.questions() if q.probe_of}
+    assert probes and {d.id for d in documents} >= probes
+    assert all((d.id.split("/")[0], d.card) in shown for d in documents)
+    assert all(d.card != d.id.split("/")[1] for d in documents if d.id in probes)

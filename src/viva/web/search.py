@@ -21,6 +21,7 @@ from itertools import pairwise
 from typing import Literal
 
 from viva.bank import Bank
+from viva.bank.model import Question
 from viva.language import search_words, stem
 
 Kind = Literal["question", "lesson"]
@@ -125,6 +126,9 @@ class Document:
     title: str
     body: str
     topic_title: str
+    card: str = ""
+    """For a question: the id of the card on its topic page that shows it (a probe has no card
+    of its own, so it is the question whose point or misconception it presses on)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +137,13 @@ class SearchHit:
     score: float
     snippet: tuple[tuple[str, bool], ...]
     """Pieces of plain text with whether each is a matched word, for highlighting."""
+
+
+def _card(bank: Bank, question: Question) -> str:
+    """The id of the topic-page card that shows ``question``: its own, or a probe's parent's."""
+    while question.probe_of is not None and (parent := bank.parent(question)) is not None:
+        question = parent
+    return question.id
 
 
 class SearchIndex:
@@ -171,7 +182,14 @@ class SearchIndex:
                 for question in section.all_questions():
                     body = " ".join([question.answer, *(p.text for p in question.points), *question.tags])
                     documents.append(
-                        Document("question", question.full_id, question.prompt, body, topic.title)
+                        Document(
+                            "question",
+                            question.full_id,
+                            question.prompt,
+                            body,
+                            topic.title,
+                            _card(bank, question),
+                        )
                     )
         return cls(documents)
 
