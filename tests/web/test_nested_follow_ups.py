@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from tests.web.conftest import NOW, csrf_from, make_settings, new_client, sign_up
+from viva.bank import load_bank
 from viva.web import create_app
 
 TOPIC = Path(__file__).resolve().parents[2] / "content" / "ml-system-design"
@@ -95,3 +96,17 @@ def test_the_topic_page_shows_a_nested_follow_up_inside_its_parent(candidate: Te
     nested = page.index('id="q-taming-fanout-tail"')
     assert first < nested < page.index("</article>", first)  # inside the same question card
     assert NESTED_PROMPT in page and f'href="/practice/{NESTED}"' in page
+
+
+def test_a_weak_point_of_a_probe_links_to_the_card_that_shows_it(candidate: TestClient) -> None:
+    """A probe has no card of its own on the topic page: "What you keep missing" links a probe's
+    weak point to the card of the question it presses on, not to a ``#q-`` that is not there."""
+    bank, _ = load_bank(TOPIC.parent)
+    probe = next(q for q in bank.topic("ml-system-design").all_questions() if q.probe_of)
+    shown_on = bank.presented_with(probe)
+    assert shown_on.id != probe.id
+    _answer(candidate, probe.full_id, "I am not sure.", f"/practice/{probe.full_id}")
+    progress = candidate.get("/progress").text
+    assert f'href="/topics/ml-system-design#q-{shown_on.id}"' in progress
+    assert f'id="q-{shown_on.id}"' in candidate.get("/topics/ml-system-design").text
+    assert f"#q-{probe.id}" not in progress

@@ -202,3 +202,10 @@ class Bank:
         if question.parent_id is None:
             return None
         return self._questions.get(question.parent_id)
+
+    def presented_with(self, question: Question) -> Question:
+        """The question whose card on the topic page shows ``question``: itself, or for a probe
+        (which has no card of its own) the question whose point or misconception it presses on."""
+        while question.probe_of is not None and (parent := self.parent(question)) is not None:
+            question = parent
+        return question

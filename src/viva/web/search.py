@@ -21,7 +21,6 @@ from itertools import pairwise
 from typing import Literal
 
 from viva.bank import Bank
-from viva.bank.model import Question
 from viva.language import search_words, stem
 
 Kind = Literal["question", "lesson"]
@@ -139,13 +138,6 @@ class SearchHit:
     """Pieces of plain text with whether each is a matched word, for highlighting."""
 
 
-def _card(bank: Bank, question: Question) -> str:
-    """The id of the topic-page card that shows ``question``: its own, or a probe's parent's."""
-    while question.probe_of is not None and (parent := bank.parent(question)) is not None:
-        question = parent
-    return question.id
-
-
 class SearchIndex:
     def __init__(self, documents: list[Document]) -> None:
         self.documents = documents
@@ -188,7 +180,7 @@ class SearchIndex:
                             question.prompt,
                             body,
                             topic.title,
-                            _card(bank, question),
+                            bank.presented_with(question).id,
                         )
                     )
         return cls(documents)

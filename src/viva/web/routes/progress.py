@@ -43,6 +43,11 @@ def progress_page(request: Request, state: State, session: DB, user: CurrentUser
             "score_polyline": polyline(scores),
             "weak": progress.weakest_points,
             "questions": {w.question_id: state.bank.question(w.question_id) for w in progress.weakest_points},
+            # a weak point of a probe links to the card that shows the probe's question
+            "cards": {
+                w.question_id: state.bank.presented_with(state.bank.question(w.question_id)).id
+                for w in progress.weakest_points
+            },
             "readiness": readiness,
             "missed_most": interviews.points_missed_most(user, limit=10),
             "can_drill": bool(interviews.weak_question_ids(user)),
