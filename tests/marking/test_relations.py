@@ -57,3 +57,64 @@ def test_the_evidence_against_is_the_clause_that_reverses_the_point() -> None:
     marking = LexicalBackend().mark(PHASES, answer)
     decode = next(p for p in marking.points if p.point_id == "decode")
     assert [answer[s.start : s.end] for s in decode.evidence] == ["decode", "compute-bound"]
+
+
+NAMED_PHASES = Question(
+    topic_id="llm",
+    section_id="inference",
+    id="named-phases",
+    prompt="What are the prefill and decode phases of LLM inference, and how do they differ in performance?",
+    answer="Prefill runs the prompt at once and is compute-bound; decode makes a token a step, memory-bound.",
+    points=(
+        MarkingPoint("prefill-parallel", "Prefill runs the whole prompt through in one parallel pass.", 1.0),
+        MarkingPoint("prefill-compute", "Prefill is compute-bound, big matmuls.", 1.0, ("compute-bound",)),
+        MarkingPoint("decode-memory", "Decode is memory-bound, reads every weight.", 1.0, ("memory-bound",)),
+    ),
+    misconceptions=(
+        Misconception("all-compute", "Inference is always limited by FLOPs.", "Decode waits on memory."),
+    ),
+)
+
+
+def test_a_prompt_that_names_both_subjects_still_tells_who_is_what() -> None:
+    """The prompt and another point say "prefill" too, yet "prefill is memory-bound" reverses
+    the prefill point: its subject is what it shares with the prompt and the decode point lacks."""
+    swapped = "Prefill is the memory-bound phase. Decode is compute-bound, limited by the GPU's FLOPs."
+    marking = LexicalBackend().mark(NAMED_PHASES, swapped)
+    status = {p.point_id: p.status for p in marking.points}
+    assert status["prefill-compute"] == "missed"
+    assert status["decode-memory"] == "missed"
+    assert "contradiction" in marking.flags
+    right = "Prefill is compute-bound. Decode is memory-bound, since it reads every weight for one token."
+    status = {p.point_id: p.status for p in LexicalBackend().mark(NAMED_PHASES, right).points}
+    assert status["prefill-compute"] == "covered"
+    assert status["decode-memory"] == "covered"
+
+
+NE = Question(
+    topic_id="recsys",
+    section_id="metrics",
+    id="ne",
+    prompt="Your CTR is 2% and log loss 0.085. Is that good?",
+    answer="Divide by the entropy of the base rate: NE is 0.085 over 0.098, about 0.87.",
+    points=(
+        MarkingPoint("ne-value", "Normalised entropy is 0.085 over 0.098, about 0.87.", 1.0),
+        MarkingPoint("baseline", "The baseline is the entropy of the average CTR, 0.098.", 1.0),
+    ),
+    misconceptions=(Misconception("raw", "A log loss of 0.085 is good on its own.", "It needs a baseline."),),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "reversed_"),
+    [
+        ("NE is 0.098 / 0.085, about 1.15, from the baseline entropy of 0.098.", True),
+        ("Divide 0.098 by... no: it is 0.085 over 0.098, about 0.87; 0.098 is the baseline entropy.", False),
+        ("NE is 0.085 / 0.098 = 0.87, not 0.098 / 0.085; the baseline entropy is 0.098.", False),
+    ],
+)
+def test_a_ratio_divided_the_other_way_round_is_the_reverse_claim(answer: str, reversed_: bool) -> None:
+    marking = LexicalBackend().mark(NE, answer)
+    ne = next(p for p in marking.points if p.point_id == "ne-value")
+    assert (ne.status == "missed") is reversed_
+    assert ("contradiction" in marking.flags) is reversed_

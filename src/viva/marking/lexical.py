@@ -26,7 +26,7 @@ from viva.marking import guards, scoring
 from viva.marking.misconceptions import Detection, detect
 from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult, Target, mark_claims, match, target
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import opposed, subjects
+from viva.marking.relations import inverted, opposed, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, distinct_concepts
 
@@ -126,7 +126,7 @@ class LexicalBackend:
         analysis = analyse(answer)
         results = [mark_claims(list(claims), analysis) for claims in point_claims(question)]
         for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
-            against = opposed(claims[0], subject, analysis)
+            against = opposed(claims[0], subject, analysis) or inverted(question.points[i].text, answer)
             if against:
                 results[i] = PointResult(0.0, against, True)
         apart = distinct_concepts(question.prompt)

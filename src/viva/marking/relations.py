@@ -5,32 +5,47 @@ memory-bound and decode compute-bound" would earn "decode is memory-bound" from 
 clause. A point relates a subject (what only this point talks about: "decode") to a
 property with an opposite ("memory-bound" against "compute-bound"); when one clause of the
 answer puts that subject with the opposite property, and not with the property itself,
-the answer has asserted the reverse relation and the point earns nothing.
+the answer has asserted the reverse relation and the point earns nothing. So does a
+ratio of figures divided the other way round (:func:`inverted`).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 
 from viva.bank.model import Question
-from viva.marking.points import Target, clauses
+from viva.marking.points import Target, clauses, near_number
 from viva.marking.terms import Analysis, Term, analyse
+from viva.marking.worked import number_value
 
 
 @functools.lru_cache(maxsize=2048)
 def subjects(question: Question) -> tuple[frozenset[str], ...]:
-    """For each point, the keys of its text that no other point, the prompt or a polar
-    term uses: what this point, and only it, is about."""
+    """For each point, what this point, and only it, is about: the concepts of its text that
+    no other point, the prompt or a polar term uses.
+
+    A question that names the things it contrasts ("What are the prefill and decode phases,
+    and how do they differ?") would leave its polar points without their subjects, since the
+    prompt and the other points say "prefill" and "decode" too. So a polar point is also about
+    what it shares with the prompt and no other polar point says: "prefill" for "prefill is
+    compute-bound" against "decode is memory-bound".
+    """
     texts = [analyse(p.text).content_terms() for p in question.points]
     accepts = [[t for a in p.accept for t in analyse(a).content_terms()] for p in question.points]
     prompt = {k for t in analyse(question.prompt).content_terms() for k in t.keys}
+    polar = [i for i, terms in enumerate(texts) if any(_polar(t) for t in terms)]
     found: list[frozenset[str]] = []
     for i, terms in enumerate(texts):
+        concepts = {k for t in terms if not t.anti for k in t.keys if k.startswith("#")}
         others: set[str] = set(prompt)
         for j, other in enumerate(texts):
             if j != i:
                 others.update(k for t in (*other, *accepts[j]) for k in t.keys)
-        own = {k for t in terms if not t.anti for k in t.keys if k.startswith("#")} - prompt
+        own = concepts - others
+        rivals = {k for j in polar if j != i for t in (*texts[j], *accepts[j]) for k in t.keys}
+        if i in polar and rivals:
+            own |= concepts & prompt - rivals
         found.append(frozenset(own))
     return tuple(found)
 
@@ -82,3 +97,37 @@ def opposed(claim: Target, subject: frozenset[str], answer: Analysis) -> tuple[t
             if reverse and not same:
                 return tuple((t.start, t.end) for t in (about[0], reverse[0]))
     return ()
+
+
+# "A over B", "A / B", "A divided by B", with A and B figures written in digits.
+_FIGURE = r"(\d[\d,]*(?:\.\d+)?)"
+_RATIO = re.compile(rf"(?<![\w.]){_FIGURE}\s*(?:/|over|divided\s+by)\s*{_FIGURE}(?![\w.])", re.I)
+
+
+def _ratios(text: str) -> list[tuple[float, float, tuple[int, int]]]:
+    """The figure ratios ``text`` states: (numerator, denominator, characters)."""
+    found = []
+    for m in _RATIO.finditer(text):
+        top, bottom = (number_value(g.replace(",", "")) for g in m.groups())
+        if top is not None and bottom is not None and top != bottom:
+            found.append((top, bottom, m.span()))
+    return found
+
+
+def inverted(point: str, answer: str) -> tuple[tuple[int, int], ...]:
+    """Evidence that ``answer`` divides the other way round from ``point`` ("0.098 / 0.085"
+    for "0.085 over 0.098"), saying no ratio the right way up; empty if it doesn't.
+
+    Both figures are right and a bag of words credits the point; the claim is the reverse.
+    """
+    wanted = _ratios(point)
+    if not wanted:
+        return ()
+    said = _ratios(answer)
+
+    def same(a: float, b: float) -> bool:
+        return near_number(a, b)
+
+    if any(same(t, a) and same(b, c) for t, b, _ in wanted for a, c, _ in said):
+        return ()
+    return tuple(span for t, b, _ in wanted for a, c, span in said if same(t, c) and same(b, a))
