@@ -116,3 +116,17 @@ def test_a_quarter_is_the_figure_a_quarter() -> None:
     claim = target("the derivative peaks at 0.25", NONE)
     assert match(claim, analyse("the derivative peaks at a quarter")).coverage == 1
     assert match(claim, analyse("the derivative peaks at a half")).coverage < 1
+
+
+def test_per_cent_and_percent_are_one_unit_and_percentage_points_another() -> None:
+    claim = target("clicks rose 8 per cent", NONE)
+    assert match(claim, analyse("clicks rose 8 percent")).coverage == 1
+    assert match(target("clicks rose 8 percent", NONE), analyse("clicks rose 8 per cent")).coverage == 1
+    assert match(claim, analyse("clicks rose 8 percentage points")).coverage < 1
+
+
+def test_a_story_lesson_said_in_other_words() -> None:
+    claim = target("I learned", NONE)
+    for said in ("The lesson: check features online", "what I took away is to ask early", "it taught me"):
+        assert match(claim, analyse(said)).coverage == 1, said
+    assert match(claim, analyse("I shipped it and moved on")).coverage == 0

@@ -23,6 +23,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "16 bit float",
         "2 byte",
     ),
+    # "8 per cent" and "8 percent" are one unit ("%" itself is dropped by the tokenizer);
+    # "percentage points" stays apart: an absolute difference, not a relative one
+    "percent": ("percent", "per cent"),
+    # the end of a story told in an interview: what the teller learned from it
+    "lesson": ("learned", "learnt", "lesson", "the lesson", "took away", "takeaway", "taught me"),
     # ratio words: "halves memory" says "half the bytes", "can double throughput" says "2x"
     "ratio-half": (
         "half",
