@@ -28,7 +28,10 @@ from viva.marking import Marker, Marking, question_from_reference
 from viva.marking.evaluate import evaluate, read_jsonl
 
 MOHLER = Path("/work/shared/data/asag/mohler-dev.jsonl")
-HELD_OUT = (Path("benchmarks/data/unseen-answers.jsonl"), Path("benchmarks/data/gpu-unseen-answers.jsonl"))
+HELD_OUT = tuple(
+    Path("benchmarks/data") / f"{name}.jsonl"
+    for name in ("unseen-answers", "gpu-unseen-answers", "unseen-part3-answers")
+)
 
 
 def timed(backend: Marker, jobs: list[tuple[Question, str]]) -> tuple[list[float], list[Marking]]:
