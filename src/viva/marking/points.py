@@ -147,6 +147,15 @@ def _near_numbers(word: str, answer: Analysis) -> list[int]:
     return sorted(found)
 
 
+def _near(word: str, answer: Analysis) -> list[int]:
+    """Answer positions of a figure within rounding of ``word``, else of its misspellings."""
+    key = ("near", word)
+    found = answer.memo.get(key)
+    if found is None:
+        found = answer.memo[key] = _near_numbers(word, answer) or _near_spellings(word, answer)
+    return found  # type: ignore[return-value]  # the memo holds what this function stored
+
+
 Positions = tuple[list[int], list[list[int]], list[int]]
 
 
@@ -163,7 +172,7 @@ def _positions(term: Term, answer: Analysis) -> Positions:
     for key in term.core:
         hits.update(answer.positions.get(key, ()))
     if not hits:
-        hits.update(_near_numbers(term.surface, answer) or _near_spellings(term.surface, answer))
+        hits.update(_near(term.surface, answer))
     parts = []
     for keys in term.parts:
         found: set[int] = set()
@@ -204,6 +213,13 @@ _HARD_BREAK = frozenset(".;:!?()\n\u2014")
 
 def clauses(answer: Analysis) -> tuple[int, ...]:
     """For each content rank, the assertion (clause) it belongs to; see ``CONTRAST_WORDS``."""
+    found = answer.memo.get("clauses")
+    if found is None:
+        found = answer.memo["clauses"] = _clauses(answer)
+    return found  # type: ignore[return-value]  # the memo holds what this function stored
+
+
+def _clauses(answer: Analysis) -> tuple[int, ...]:
     ids: list[int] = []
     current, in_contrast, previous_end = 0, False, None
     both = False  # "both X and Y" coordinates two things inside one claim

@@ -91,6 +91,9 @@ class Analysis:
     content: tuple[int, ...] = field(default=())
     positions: dict[str, tuple[int, ...]] = field(default_factory=dict)
     surfaces: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # what matching works out about this text once and then asks again for every point and
+    # phrasing (its clauses, the near spellings of a word); analyses are cached per text
+    memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     def content_terms(self) -> list[Term]:
         return [self.terms[i] for i in self.content]
