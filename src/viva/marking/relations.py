@@ -104,14 +104,15 @@ _FIGURE = r"(\d[\d,]*(?:\.\d+)?)"
 _RATIO = re.compile(rf"(?<![\w.]){_FIGURE}\s*(?:/|over|divided\s+by)\s*{_FIGURE}(?![\w.])", re.I)
 
 
-def _ratios(text: str) -> list[tuple[float, float, tuple[int, int]]]:
+@functools.lru_cache(maxsize=4096)
+def _ratios(text: str) -> tuple[tuple[float, float, tuple[int, int]], ...]:
     """The figure ratios ``text`` states: (numerator, denominator, characters)."""
     found = []
     for m in _RATIO.finditer(text):
         top, bottom = (number_value(g.replace(",", "")) for g in m.groups())
         if top is not None and bottom is not None and top != bottom:
             found.append((top, bottom, m.span()))
-    return found
+    return tuple(found)
 
 
 def inverted(point: str, answer: str) -> tuple[tuple[int, int], ...]:
@@ -124,10 +125,11 @@ def inverted(point: str, answer: str) -> tuple[tuple[int, int], ...]:
     if not wanted:
         return ()
     said = _ratios(answer)
-
-    def same(a: float, b: float) -> bool:
-        return near_number(a, b)
-
-    if any(same(t, a) and same(b, c) for t, b, _ in wanted for a, c, _ in said):
+    if any(near_number(top, a) and near_number(bottom, b) for top, bottom, _ in wanted for a, b, _ in said):
         return ()
-    return tuple(span for t, b, _ in wanted for a, c, span in said if same(t, c) and same(b, a))
+    return tuple(
+        span
+        for top, bottom, _ in wanted
+        for a, b, span in said
+        if near_number(top, b) and near_number(bottom, a)
+    )
