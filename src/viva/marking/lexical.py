@@ -131,8 +131,9 @@ class LexicalBackend:
                 results[i] = PointResult(0.0, against, True)
         apart = distinct_concepts(question.prompt)
         if apart:
+            named = _options_by_sentence(analysis, apart)
             results = [
-                _about_the_other(r, own, apart, analysis)
+                _about_the_other(r, own, named, analysis)
                 for r, own in zip(results, _named_options(question, apart), strict=True)
             ]
         found = detect(question, analysis) if question.misconceptions else []
@@ -158,19 +159,25 @@ def _named_options(question: Question, apart: frozenset[str]) -> tuple[frozenset
     )
 
 
+def _options_by_sentence(analysis: Analysis, apart: frozenset[str]) -> dict[int, set[str]]:
+    """For each sentence of the answer that names options the question sets apart, their stems."""
+    named: dict[int, set[str]] = {}
+    for term in analysis.content_terms():
+        if term.keys & apart:
+            named.setdefault(term.sentence, set()).add(term.stem)
+    return named
+
+
 def _about_the_other(
-    result: PointResult, own: frozenset[str], apart: frozenset[str], analysis: Analysis
+    result: PointResult, own: frozenset[str], named: dict[int, set[str]], analysis: Analysis
 ) -> PointResult:
     """``result``, unless the point is about one of the options the question sets apart and
-    every word it rests on sits in a sentence that names only another: "BF16 has eight
-    exponent bits, so the same range" makes no point about FP16's exponent bits."""
+    every word it rests on sits in a sentence that names only another (``named``, from
+    :func:`_options_by_sentence`): "BF16 has eight exponent bits, so the same range" makes no
+    point about FP16's exponent bits."""
     if not own or not result.evidence or result.contradicted:
         return result
     content = analysis.content_terms()
-    named: dict[int, set[str]] = {}
-    for term in content:
-        if term.keys & apart:
-            named.setdefault(term.sentence, set()).add(term.stem)
     used = {t.sentence for t in content if any(a <= t.start < b for a, b in result.evidence)}
     if used and all(named.get(s) and not named[s] & own for s in used):
         return PointResult(0.0, (), False)

@@ -43,9 +43,10 @@ def subjects(question: Question) -> tuple[frozenset[str], ...]:
             if j != i:
                 others.update(k for t in (*other, *accepts[j]) for k in t.keys)
         own = concepts - others
-        rivals = {k for j in polar if j != i for t in (*texts[j], *accepts[j]) for k in t.keys}
-        if i in polar and rivals:
-            own |= concepts & prompt - rivals
+        if i in polar:
+            rivals = {k for j in polar if j != i for t in (*texts[j], *accepts[j]) for k in t.keys}
+            if rivals:
+                own |= concepts & prompt - rivals
         found.append(frozenset(own))
     return tuple(found)
 

@@ -30,6 +30,7 @@ def progress_page(request: Request, state: State, session: DB, user: CurrentUser
         (titles[t], plot := readiness_line(found, titles[t]), polyline(plot), found[-1][1])
         for t, found in by_topic.items()
     ]
+    questions = {w.question_id: state.bank.question(w.question_id) for w in progress.weakest_points}
     return render(
         request,
         "progress.html",
@@ -42,12 +43,9 @@ def progress_page(request: Request, state: State, session: DB, user: CurrentUser
             "score_plot": scores,
             "score_polyline": polyline(scores),
             "weak": progress.weakest_points,
-            "questions": {w.question_id: state.bank.question(w.question_id) for w in progress.weakest_points},
+            "questions": questions,
             # a weak point of a probe links to the card that shows the probe's question
-            "cards": {
-                w.question_id: state.bank.presented_with(state.bank.question(w.question_id)).id
-                for w in progress.weakest_points
-            },
+            "cards": {qid: state.bank.presented_with(q).id for qid, q in questions.items()},
             "readiness": readiness,
             "missed_most": interviews.points_missed_most(user, limit=10),
             "can_drill": bool(interviews.weak_question_ids(user)),
