@@ -23,6 +23,20 @@ Difficulty = Literal["easy", "medium", "hard"]
 SampleKind = Literal["paraphrase", "contrast", "partial", "fluent-wrong"]
 """What an author says a labelled sample answer is (each kind implies a verdict)."""
 
+StoryFeature = Literal[
+    "result-figure",
+    "own-action",
+    "setting",
+    "proposal",
+    "evidence",
+    "reflection",
+    "acknowledges",
+    "change-made",
+    "owns-fault",
+]
+"""What a behavioural answer's story does, for points that describe it (:mod:`viva.marking.story`)."""
+STORY_FEATURES: tuple[StoryFeature, ...] = get_args(StoryFeature)
+
 Override = Literal["right", "missed"]
 """The candidate overruling the marker: "I was right" or "I missed it"."""
 OVERRIDES: tuple[Override, ...] = get_args(Override)

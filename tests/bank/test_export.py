@@ -31,3 +31,15 @@ def test_question_without_answer_hides_marking_material(bank_dir: Path) -> None:
     data = question_dict(bank.question("demo/bound"), with_answer=False)
     assert "answer" not in data and "points" not in data
     assert data["follow_ups"][0]["prompt"] == "What does batching do about it?"
+
+
+def test_export_keeps_a_points_story_features(tmp_path: Path) -> None:
+    from tests.factories import QUESTIONS, write_bank
+
+    text = QUESTIONS.replace(
+        "        text: Every step reads all the weights.\n",
+        "        text: Every step reads all the weights.\n        shows: [reflection]\n",
+    )
+    bank, _ = load_bank(write_bank(tmp_path / "c", {"01-basics.yaml": text}))
+    points = question_dict(bank.question("demo/bound"))["points"]
+    assert points[1]["shows"] == ["reflection"] and "shows" not in points[0]

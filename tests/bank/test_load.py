@@ -200,3 +200,17 @@ def test_a_probe_id_must_be_unique_in_its_topic(tmp_path: Path) -> None:
     text = PROBED.replace("id: why-all-weights", "id: batching")
     errors = _errors(tmp_path, {"01-basics.yaml": text})
     assert any("duplicate question id 'batching'" in e for e in errors), errors
+
+
+def test_a_point_may_name_story_features_and_a_misspelt_one_names_its_line(tmp_path: Path) -> None:
+    shows = QUESTIONS.replace(
+        "        text: Every step reads all the weights.\n",
+        "        text: Every step reads all the weights.\n        shows: [result-figure, own-action]\n",
+    )
+    bank, errors = load_bank(write_bank(tmp_path / "ok", {"01-basics.yaml": shows}))
+    assert errors == []
+    assert bank.question("demo/bound").points[1].shows == ("result-figure", "own-action")
+    assert bank.question("demo/bound").points[0].shows == ()
+    [error] = _errors(tmp_path, {"01-basics.yaml": shows.replace("own-action", "own-role")})
+    # the line of the list, and the features it may hold
+    assert "01-basics.yaml:14: questions.0.points.1.shows.1" in error and "'owns-fault'" in error, error

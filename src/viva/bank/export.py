@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from viva.bank.model import Bank, Question, Section, Topic
+from viva.bank.model import Bank, MarkingPoint, Question, Section, Topic
+
+
+def _point(point: MarkingPoint) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": point.id,
+        "text": point.text,
+        "weight": point.weight,
+        "accept": list(point.accept),
+    }
+    if point.shows:
+        data["shows"] = list(point.shows)
+    return data
 
 
 def question_dict(question: Question, *, with_answer: bool = True) -> dict[str, Any]:
@@ -19,14 +31,8 @@ def question_dict(question: Question, *, with_answer: bool = True) -> dict[str, 
         data |= {
             "answer": question.answer,
             "full_answer": question.full_answer,
-            "points": [
-                {"id": p.id, "text": p.text, "weight": p.weight, "accept": list(p.accept)}
-                for p in question.core_points
-            ],
-            "marked_up": [
-                {"id": p.id, "text": p.text, "weight": p.weight, "accept": list(p.accept)}
-                for p in question.marked_up_points
-            ],
+            "points": [_point(p) for p in question.core_points],
+            "marked_up": [_point(p) for p in question.marked_up_points],
             "misconceptions": [
                 {"id": m.id, "text": m.text, "correction": m.correction, "accept": list(m.accept)}
                 for m in question.misconceptions

@@ -90,9 +90,9 @@ def _message(loc: tuple[int | str, ...], err: Any) -> str:
 
 
 _ALLOWED = {
-    "points": "id, text, weight, accept, probe",
+    "points": "id, text, weight, accept, shows, probe",
     "misconceptions": "id, text, correction, accept, probe",
-    "marked_up": "id, text, weight, accept, probe",
+    "marked_up": "id, text, weight, accept, shows, probe",
     "samples": "verdict, kind, answer",
 }
 
@@ -332,11 +332,21 @@ def _question(
         answer=spec.answer.strip(),
         full_answer=spec.full_answer.strip() if spec.full_answer else "",
         points=tuple(
-            MarkingPoint(p.id, p.text, p.weight, tuple(p.accept), probe=probe(p, "points", i))
+            MarkingPoint(
+                p.id, p.text, p.weight, tuple(p.accept), probe=probe(p, "points", i), shows=tuple(p.shows)
+            )
             for i, p in enumerate(spec.points)
         )
         + tuple(
-            MarkingPoint(p.id, p.text, p.weight, tuple(p.accept), core=False, probe=probe(p, "marked_up", i))
+            MarkingPoint(
+                p.id,
+                p.text,
+                p.weight,
+                tuple(p.accept),
+                core=False,
+                probe=probe(p, "marked_up", i),
+                shows=tuple(p.shows),
+            )
             for i, p in enumerate(spec.marked_up)
         ),
         misconceptions=tuple(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from viva.domain import Difficulty, SampleKind, Verdict
+from viva.domain import Difficulty, SampleKind, StoryFeature, Verdict
 from viva.errors import NotFound
 
 
@@ -38,6 +38,7 @@ class MarkingPoint:
     accept: tuple[str, ...] = ()
     core: bool = True
     probe: Question | None = None  # what an interviewer asks when this point is missed
+    shows: tuple[StoryFeature, ...] = ()  # story features that also make it (viva.marking.story)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from pydantic import (
     model_validator,
 )
 
-from viva.domain import Difficulty, SampleKind, Verdict
+from viva.domain import Difficulty, SampleKind, StoryFeature, Verdict
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
@@ -36,6 +36,8 @@ class PointSpec(_Strict):
     text: Text
     weight: float = Field(default=1.0, gt=0, le=5)
     accept: list[Text] = []
+    # story features that also make this point, for points that describe a behavioural answer
+    shows: list[StoryFeature] = []
     probe: QuestionSpec | None = None
 
 

@@ -21,10 +21,18 @@ from __future__ import annotations
 
 import functools
 
-from viva.bank.model import Question
-from viva.marking import guards, scoring
+from viva.bank.model import MarkingPoint, Question
+from viva.marking import guards, scoring, story
 from viva.marking.misconceptions import Detection, detect
-from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult, Target, mark_claims, match, target
+from viva.marking.points import (
+    QUESTION_WORD_WEIGHT,
+    PointResult,
+    Target,
+    _merge,
+    mark_claims,
+    match,
+    target,
+)
 from viva.marking.reference import is_reference_only
 from viva.marking.relations import inverted, opposed, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
@@ -124,7 +132,10 @@ class LexicalBackend:
     def assess(self, question: Question, answer: str) -> tuple[Analysis, list[PointResult], list[Detection]]:
         """The parts a score is made of, for backends that build on this one."""
         analysis = analyse(answer)
-        results = [mark_claims(list(claims), analysis) for claims in point_claims(question)]
+        results = [
+            _with_story(mark_claims(list(claims), analysis), point, analysis)
+            for claims, point in zip(point_claims(question), question.points, strict=True)
+        ]
         for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
             against = opposed(claims[0], subject, analysis) or inverted(question.points[i].text, answer)
             if against:
@@ -182,6 +193,17 @@ def _about_the_other(
     if used and all(named.get(s) and not named[s] & own for s in used):
         return PointResult(0.0, (), False)
     return result
+
+
+def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) -> PointResult:
+    """``result``, raised to the share of the point's story features the answer shows
+    (:mod:`viva.marking.story`), unless its words contradict the point."""
+    if not point.shows or result.contradicted:
+        return result
+    share, spans = story.shown(point.shows, analysis)
+    if share <= result.credit:
+        return result
+    return PointResult(share, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
 
 
 def _not_from(result: PointResult, found: list[Detection]) -> PointResult:

@@ -1,0 +1,279 @@
+"""What a story does, found by its shape: the points of a behavioural answer.
+
+A behavioural rubric point describes the story ("gives a measurable result, a number that
+moved"), not a claim the candidate repeats, so its words are the wrong thing to look for:
+"recall more than doubled to 52 %" makes that point without any of them. A point that says
+``shows: [result-figure]`` in the bank is also credited when the answer has that feature,
+whatever it is about. Each feature is a rule over the answer's clauses (see :data:`FEATURES`);
+none of them judges whether the story is a good one, which the other points and the
+misconceptions (blaming others, winning by authority) do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from viva.language import stem
+from viva.marking.terms import Analysis
+from viva.marking.text import Token
+
+Spans = tuple[tuple[int, int], ...]
+Clause = tuple[Token, ...]
+
+
+def _stems(words: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words.split())
+
+
+def _phrases(*texts: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(t.split()) for t in texts)
+
+
+_FIRST_PERSON = frozenset(["i", "i'd", "i've", "i'll", "i'm"])
+_DOER = frozenset(["i", "i've"])  # "I'm paid", "I'd say": a state or a view, not an act
+_WE = frozenset(["we", "we'd", "we've", "we'll"])
+# "I think", "I guess": a view, not something done
+_HEDGES = _stems("think guess feel mean suppose believe know hope wish was am would could should")
+_CHANGE = _stems(
+    "rose rise rising fell fall drop dropped cut reduced reduce improved improve increased increase "
+    "decreased decrease grew grow saved save lifted lift jumped jump climbed climb shrank shrink "
+    "doubled halved tripled went go down up lower higher gained gain boosted boost raised raise "
+    "slashed halve double triple moved move won lost recovered"
+)
+_MULTIPLES = frozenset(["doubled", "halved", "tripled", "half", "third", "quarter", "twice", "thirds"])
+_SETTINGS = _stems(
+    "company startup team app platform retailer bank marketplace service product site business firm "
+    "client insurer hospital lab org organisation organization store shop fintech provider network "
+    "airline agency publisher charity school university consultancy scale-up scaleup group department"
+)
+_STAKES = _stems(
+    "cost costing costs losing lost revenue money deadline launch customers users complaints refunds "
+    "goal target churn risk fraud outage incident sla quarter million thousand pounds dollars euros "
+    "budget contract regulator audit safety campaign"
+)
+_PEOPLE = _phrases("our pm", "our team", "my team", "my manager", "my lead")
+_MY_PART = _phrases("my role", "my part", "my job", "i owned")
+_PROPOSE = _stems("proposed propose suggested suggest offered offer recommended recommend pitched pitch")
+_PROPOSAL_WORDS = _phrases(
+    "instead", "compromise", "middle ground", "alternative", "what if we", "trade-off", "phased", "pilot"
+)
+_DATA_VERBS = _stems(
+    "showed show pulled ran run analysed analyzed measured benchmarked plotted built wrote estimated "
+    "computed sampled tested profiled checked compared prepared brought shared put dug"
+)
+_DATA_NOUNS = _stems(
+    "data numbers analysis breakdown experiment test dashboard notebook doc curve estimate "
+    "backtest benchmark logs sample results evaluation eval prototype spike study trace profile"
+)
+_REFLECTION = _phrases(
+    "i learned",
+    "i learnt",
+    "learned that",
+    "lesson",
+    "taught me",
+    "took away",
+    "takeaway",
+    "next time",
+    "do differently",
+    "done differently",
+    "in hindsight",
+    "looking back",
+    "since then",
+    "ever since",
+    "from then on",
+    "these days i",
+    "now i",
+    "i now",
+    "i've since",
+)
+_ACKNOWLEDGE = _phrases(
+    "fair point",
+    "to be fair",
+    "was fair",
+    "were fair",
+    "was right",
+    "were right",
+    "was partly right",
+    "had a point",
+    "a valid",
+    "was valid",
+    "legitimate",
+    "made sense",
+    "makes sense",
+    "on board",
+    "real constraint",
+    "genuine",
+    "asked for examples",
+    "asked for specific",
+    "i agreed",
+    "it stung",
+    "took it seriously",
+    "thanked",
+    "i understood why",
+    "understood her",
+    "understood his",
+    "understood their",
+    "wasn't wrong",
+)
+_CHANGED = _stems("started began changed switched rewrote stopped adopted moved introduced now")
+_FAULT = _phrases(
+    "my mistake",
+    "my fault",
+    "my call",
+    "on me",
+    "i should have",
+    "i shouldn't have",
+    "i missed",
+    "i assumed",
+    "i underestimated",
+    "i overlooked",
+    "i was wrong",
+    "i skipped",
+    "i ignored",
+    "i failed",
+    "i got wrong",
+)
+
+
+def _clauses(analysis: Analysis) -> list[Clause]:
+    """The answer's words, fillers left out, grouped by clause in order."""
+    groups: dict[int, list[Token]] = {}
+    for token in analysis.tokens:
+        if not token.filler:
+            groups.setdefault(token.clause, []).append(token)
+    return [tuple(g) for _, g in sorted(groups.items())]
+
+
+def _span(clause: Clause) -> tuple[int, int]:
+    return clause[0].start, clause[-1].end
+
+
+def _norms(clause: Clause) -> list[str]:
+    return [t.norm for t in clause]
+
+
+def _has_phrase(norms: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    return any(tuple(norms[i : i + len(p)]) == p for p in phrases for i in range(len(norms) - len(p) + 1))
+
+
+def _figure(token: Token) -> bool:
+    return token.norm[:1].isdigit() or token.norm in _MULTIPLES
+
+
+def _acts(clause: Clause, subjects: frozenset[str]) -> int:
+    """How often a subject in ``subjects`` is followed closely by a word that is not a hedge
+    or a negation: "I built", "I then ran"."""
+    count = 0
+    for i, token in enumerate(clause):
+        if token.norm in subjects:
+            after = [t for t in clause[i + 1 : i + 3] if t.norm not in ("also", "then", "just", "really")]
+            count += bool(after) and after[0].stem not in _HEDGES and not after[0].negator
+    return count
+
+
+def result_figure(analysis: Analysis) -> Spans:
+    """A figure and a change in one clause: "error fell from 18 to 12 per cent", "doubled"."""
+    return tuple(
+        _span(c)
+        for c in _clauses(analysis)
+        if any(_figure(t) for t in c) and (any(t.stem in _CHANGE for t in c) or _from_to(_norms(c)))
+    )
+
+
+def _from_to(norms: Sequence[str]) -> bool:
+    """ "From 18 to 12": a before and an after."""
+    return "from" in norms and "to" in norms[norms.index("from") + 2 :]
+
+
+def own_action(analysis: Analysis) -> Spans:
+    """ "I" does at least two things, or "my role was": the candidate's own part."""
+    clauses = _clauses(analysis)
+    mine = [c for c in clauses if _acts(c, _DOER)]
+    owned = [c for c in clauses if _has_phrase(_norms(c), _MY_PART)]
+    if owned or sum(_acts(c, _DOER) for c in mine) >= 2:
+        return tuple(_span(c) for c in owned or mine)
+    return ()
+
+
+def setting(analysis: Analysis) -> Spans:
+    """The opening names where it happened and what was at stake (a cost, a goal, a figure)."""
+    opening = [c for c in _clauses(analysis) if c[0].sentence <= 2]
+    where = [c for c in opening if any(t.stem in _SETTINGS for t in c) or _has_phrase(_norms(c), _PEOPLE)]
+    stakes = [c for c in opening if any(t.stem in _STAKES or _figure(t) for t in c)]
+    if where and stakes:
+        return tuple(sorted({_span(c) for c in (where[0], stakes[0])}))
+    return ()
+
+
+def proposal(analysis: Analysis) -> Spans:
+    """Someone put an option on the table: "I proposed", "we suggested", "a compromise"."""
+    return tuple(
+        _span(c)
+        for c in _clauses(analysis)
+        if any(t.stem in _PROPOSE for t in c) or _has_phrase(_norms(c), _PROPOSAL_WORDS)
+    )
+
+
+def evidence(analysis: Analysis) -> Spans:
+    """ "I" or "we" brought data to it: "I pulled two weeks of data", "we ran an A/B test"."""
+    return tuple(
+        _span(c)
+        for c in _clauses(analysis)
+        if any(t.norm in _FIRST_PERSON | _WE for t in c)
+        and any(t.stem in _DATA_VERBS for t in c)
+        and (any(t.stem in _DATA_NOUNS for t in c) or _has_phrase(_norms(c), _phrases("a b")))
+    )
+
+
+def reflection(analysis: Analysis) -> Spans:
+    """What the candidate learned or does differently since."""
+    return tuple(_span(c) for c in _clauses(analysis) if _has_phrase(_norms(c), _REFLECTION))
+
+
+def acknowledges(analysis: Analysis) -> Spans:
+    """The other side's view or the criticism is granted as fair, not argued away."""
+    return tuple(_span(c) for c in _clauses(analysis) if _has_phrase(_norms(c), _ACKNOWLEDGE))
+
+
+def change_made(analysis: Analysis) -> Spans:
+    """ "I" changed how something is done: "I started", "I rewrote", "now I"."""
+    found = []
+    for c in _clauses(analysis):
+        norms = _norms(c)
+        for i, norm in enumerate(norms[:-1]):
+            if norm in _DOER and c[i + 1].stem in _CHANGED:
+                found.append(_span(c))
+                break
+    return tuple(found)
+
+
+def owns_fault(analysis: Analysis) -> Spans:
+    """The candidate names a mistake as their own: "my mistake", "I assumed", "I should have"."""
+    return tuple(_span(c) for c in _clauses(analysis) if _has_phrase(_norms(c), _FAULT))
+
+
+FEATURES: dict[str, Callable[[Analysis], Spans]] = {
+    "result-figure": result_figure,
+    "own-action": own_action,
+    "setting": setting,
+    "proposal": proposal,
+    "evidence": evidence,
+    "reflection": reflection,
+    "acknowledges": acknowledges,
+    "change-made": change_made,
+    "owns-fault": owns_fault,
+}
+"""Every feature a point may name in ``shows``, each with what it looks for."""
+
+
+def shown(features: Sequence[str], analysis: Analysis) -> tuple[float, Spans]:
+    """The share of ``features`` the answer has, and the clauses that show them."""
+    if not features:
+        return 0.0, ()
+    spans: list[tuple[int, int]] = []
+    have = 0
+    for name in features:
+        found = FEATURES[name](analysis)
+        have += bool(found)
+        spans.extend(found)
+    return have / len(features), tuple(sorted(set(spans)))
