@@ -130,3 +130,28 @@ def test_a_story_lesson_said_in_other_words() -> None:
     for said in ("The lesson: check features online", "what I took away is to ask early", "it taught me"):
         assert match(claim, analyse(said)).coverage == 1, said
     assert match(claim, analyse("I shipped it and moved on")).coverage == 0
+
+
+def test_a_claim_of_absence_is_said_by_doing_without() -> None:
+    """ "Loss scaling is unnecessary" is what "without loss scaling" and "no loss scaling" say."""
+    claim = target("Loss scaling is unnecessary in BF16 training.", NONE)
+    for said in ("BF16 training works without loss scaling", "BF16 training needs no loss scaling"):
+        found = match(claim, analyse(said))
+        assert found.coverage >= 0.75 and not found.contradicted, said
+    # a present claim negated is still the reverse
+    assert match(claim, analyse("BF16 training doesn't make loss scaling unnecessary")).coverage < 0.75
+
+
+def test_short_and_long_forms_of_one_word() -> None:
+    assert (
+        match(
+            target("stop at the target vocabulary size", NONE), analyse("stop at the target vocab size")
+        ).coverage
+        == 1
+    )
+    assert (
+        match(
+            target("e to the 1,000 overflows to infinity", NONE), analyse("e to the 1,000 overflows to inf")
+        ).coverage
+        == 1
+    )

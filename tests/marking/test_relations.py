@@ -118,3 +118,70 @@ def test_a_ratio_divided_the_other_way_round_is_the_reverse_claim(answer: str, r
     ne = next(p for p in marking.points if p.point_id == "ne-value")
     assert (ne.status == "missed") is reversed_
     assert ("contradiction" in marking.flags) is reversed_
+
+
+PICK = Question(
+    topic_id="fundamentals",
+    section_id="regularisation",
+    id="l1-or-l2",
+    prompt="You have 10,000 features and suspect most are useless. Would you regularise with L1 or L2?",
+    answer="Use L1, the lasso: it drives most weights to exactly zero, which selects features.",
+    points=(
+        MarkingPoint("choose-l1", "Use L1, the lasso.", 2.0),
+        MarkingPoint("zeros", "L1 drives many weights to exactly zero.", 1.0, ("exactly zero",)),
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I'd use L1.",
+        "I'd go with L1 rather than L2.",
+        "Rather than L2, we would pick L1, because the lasso zeroes weights.",
+        "Use L1; L2 only shrinks them.",
+    ],
+)
+def test_picking_the_points_option_in_the_questions_words_makes_it(answer: str) -> None:
+    """The question's own words earn little, but naming the option it asks for is the answer."""
+    choose = LexicalBackend().mark(PICK, answer).points[0]
+    assert choose.status == "covered", answer
+    assert choose.evidence, answer
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I'd pick L2. Its squared penalty drives useless weights to exactly zero, unlike L1 and the lasso.",
+        "We'd use L2, the lasso is too aggressive.",
+    ],
+)
+def test_picking_the_other_option_voids_the_point_whatever_else_is_said(answer: str) -> None:
+    marking = LexicalBackend().mark(PICK, answer)
+    assert marking.points[0].status == "missed" and "contradiction" in marking.flags
+    assert marking.verdict != "strong"
+    pick = answer[marking.points[0].evidence[0].start : marking.points[0].evidence[0].end]
+    assert "L2" in pick, pick
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I wouldn't pick L2; the lasso zeroes the useless weights.",  # a rejection, not a pick
+        "Most weights are useless, and the lasso drives them to exactly zero.",  # no pick said
+        "I'd use L1 or L2 depending on the data.",  # both offered: no pick
+    ],
+)
+def test_no_single_pick_leaves_the_point_to_its_words(answer: str) -> None:
+    marking = LexicalBackend().mark(PICK, answer)
+    assert "contradiction" not in marking.flags, answer
+
+
+def test_offering_both_options_is_no_pick() -> None:
+    assert LexicalBackend().mark(PICK, "I'd use L1 or L2 depending on the data.").points[0].status == "missed"
+
+
+def test_a_point_that_is_no_pick_is_untouched_by_a_pick() -> None:
+    """ "L1 drives weights to zero" is a claim, not a choice: picking L2 does not void it."""
+    marking = LexicalBackend().mark(PICK, "I'd pick L2, although L1 drives many weights to exactly zero.")
+    assert {p.point_id: p.status for p in marking.points}["zeros"] == "covered"

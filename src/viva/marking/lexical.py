@@ -34,7 +34,7 @@ from viva.marking.points import (
     target,
 )
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import inverted, opposed, subjects
+from viva.marking.relations import inverted, opposed, picked, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, distinct_concepts
 
@@ -140,6 +140,9 @@ class LexicalBackend:
             against = opposed(claims[0], subject, analysis) or inverted(question.points[i].text, answer)
             if against:
                 results[i] = PointResult(0.0, against, True)
+        results = [
+            _with_pick(r, p, question.prompt, analysis) for r, p in zip(results, question.points, strict=True)
+        ]
         apart = distinct_concepts(question.prompt)
         if apart:
             named = _options_by_sentence(analysis, apart)
@@ -204,6 +207,18 @@ def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) ->
     if share <= result.credit:
         return result
     return PointResult(share, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
+
+
+def _with_pick(result: PointResult, point: MarkingPoint, prompt: str, analysis: Analysis) -> PointResult:
+    """``result``, made when the answer picks the option the point picks ("I'd use L1" for "Use
+    L1") and void when it picks only another (:func:`viva.marking.relations.picked`)."""
+    choice = picked(point.text, prompt, analysis) if not result.contradicted else None
+    if choice is None:
+        return result
+    made, spans = choice
+    if not made:
+        return PointResult(0.0, spans, True)
+    return PointResult(1.0, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
 
 
 def _not_from(result: PointResult, found: list[Detection]) -> PointResult:

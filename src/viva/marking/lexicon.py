@@ -26,6 +26,9 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     # "8 per cent" and "8 percent" are one unit ("%" itself is dropped by the tokenizer);
     # "percentage points" stays apart: an absolute difference, not a relative one
     "percent": ("percent", "per cent"),
+    # short and long forms of one word, as people say them aloud
+    "vocabulary": ("vocabulary", "vocab", "vocabularies"),
+    "infinity": ("infinity", "inf", "infinite"),
     # the end of a story told in an interview: what the teller learned from it
     "lesson": ("learned", "learnt", "lesson", "the lesson", "took away", "takeaway", "taught me"),
     # ratio words: "halves memory" says "half the bytes", "can double throughput" says "2x"

@@ -18,6 +18,7 @@ from viva.marking.terms import Analysis, Term, analyse
 from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
 
 QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)
+ABSENCE = frozenset(["#unneeded"])  # concepts that deny what they qualify: "unnecessary"
 CONTRADICTS_AT = 0.34  # share of the addressed weight that, contradicted, voids the claim
 
 
@@ -255,7 +256,10 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     if not anchors:
         return NO_MATCH
     width = claim.width
-    claim_negative = any(t.negated for t in claim.terms)
+    # "loss scaling is unnecessary" says what "without loss scaling" says: a claim of absence
+    # agrees with the answer's negated words as a negated claim does
+    absence = any(t.keys & ABSENCE for t in claim.terms)
+    claim_negative = absence or any(t.negated for t in claim.terms)
     clause = clauses(answer) if claim.reach else ()
     reach = claim.reach
     best: tuple[float, float, float, list[int]] = (-1e9, 0.0, 0.0, [])
@@ -280,7 +284,8 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
             agree = [
                 p
                 for p in inside
-                if content[p].negated == term.negated or (claim_negative and _negative_near(content, p))
+                if content[p].negated == term.negated
+                or (claim_negative and not term.keys & ABSENCE and _negative_near(content, p, absence))
             ]
             if agree:
                 matched += share * weight
@@ -350,10 +355,15 @@ def _literal(claim: Target, answer: Analysis) -> ClaimMatch:
     return NO_MATCH
 
 
-def _negative_near(content: list[Term], rank: int) -> bool:
+def _negative_near(content: list[Term], rank: int, absence: bool = False) -> bool:
     """A negation is in force within a few words of ``rank``: "no base case" states what
-    "the base case is not included" states, so two negative phrasings agree."""
-    return any(t.negated for t in content[max(0, rank - 3) : rank + 4])
+    "the base case is not included" states, so two negative phrasings agree. For a claim of
+    ``absence`` ("loss scaling is unnecessary") a denied absence nearby ("doesn't make it
+    unnecessary") is the reverse, not a second negation."""
+    near = content[max(0, rank - 3) : rank + 4]
+    if absence and any(t.negated and t.keys & ABSENCE for t in near):
+        return False
+    return any(t.negated for t in near)
 
 
 def _merge(spans: list[tuple[int, int]], text: str) -> tuple[tuple[int, int], ...]:

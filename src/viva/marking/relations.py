@@ -15,6 +15,7 @@ import functools
 import re
 
 from viva.bank.model import Question
+from viva.language import stem
 from viva.marking.points import Target, clauses, near_number
 from viva.marking.terms import Analysis, Term, analyse
 from viva.marking.worked import number_value
@@ -134,3 +135,83 @@ def inverted(point: str, answer: str) -> tuple[tuple[int, int], ...]:
         for a, b, span in said
         if near_number(top, b) and near_number(bottom, a)
     )
+
+
+# A pick: the speaker ("I'd", "we would", or a bare imperative) choosing one of the options
+# the prompt sets against each other ("L1 or L2?", "a canary over blue-green").
+_CHOICE_WORDS = ("use", "pick", "choose", "prefer", "believe", "go", "train", "serve", "frame", "report")
+CHOICE_VERBS = frozenset(stem(w) for w in (*_CHOICE_WORDS, "recommend", "take", "opt"))
+_CHOOSERS = frozenset(["i", "i'd", "i'll", "we", "we'd", "we'll", "would", "i'm", "we're"])
+_ALTERNATIVES = frozenset(["or", "vs", "versus", "over"])
+_SET_ASIDE = frozenset(["than", "not", "over", "instead", "of", "unlike"])
+_PICK_REACH = 4  # content words after the verb in which the option chosen is named
+
+
+def _names(term: Term) -> frozenset[str]:
+    """A term's own word, without the concepts that join it to others: "L1" and "L2" share
+    one (both caches), but picking one is not picking the other."""
+    return frozenset(k for k in term.keys if not k.startswith("#"))
+
+
+@functools.lru_cache(maxsize=2048)
+def choice_keys(prompt: str) -> frozenset[str]:
+    """The words of the prompt's sentences that set options against each other."""
+    analysis = analyse(prompt)
+    asking = {t.sentence for t in analysis.tokens if t.norm in _ALTERNATIVES}
+    return frozenset(k for t in analysis.content_terms() if t.sentence in asking for k in _names(t))
+
+
+def _picks(text: Analysis, options: frozenset[str], *, anyone: bool = False) -> list[tuple[int, Term]]:
+    """(where the verb starts, the option) for each clause where the speaker chooses an option:
+    "I'd pick L2", "go with the dense model"; ``anyone`` also takes a verb after other words."""
+    content = text.content_terms()
+    found = []
+    for k, verb in enumerate(text.tokens):
+        if verb.filler or verb.stem not in CHOICE_VERBS:
+            continue
+        before = [t for t in text.tokens[:k] if t.clause == verb.clause and not t.filler]
+        if any(t.negator for t in before[-3:]):
+            continue
+        if before and not anyone and not _CHOOSERS & {t.norm for t in before[-2:]}:
+            continue
+        after = [t for t in content if t.start >= verb.end and t.clause == verb.clause][:_PICK_REACH]
+        named = [t for t in after if _names(t) & options]
+        if named and not any(_also_picked(text, t) for t in named[1:] if _names(t) != _names(named[0])):
+            found.append((verb.start, named[0]))
+    return found
+
+
+def _also_picked(text: Analysis, option: Term) -> bool:
+    """Whether a second option in the pick's clause is offered too ("L1 or L2"), not set
+    aside ("rather than L2", "not L2", "over L2")."""
+    before = [t.norm for t in text.tokens if t.end <= option.start and t.clause == option.clause][-2:]
+    return not option.negated and not _SET_ASIDE & set(before)
+
+
+@functools.lru_cache(maxsize=4096)
+def _point_option(point: str, options: frozenset[str]) -> frozenset[str]:
+    """The option a point picks ("Use L1, the lasso" -> L1), if it opens with a choice verb."""
+    picks = _picks(analyse(point), options)
+    if not picks or picks[0][0] != 0:
+        return frozenset()
+    return _names(picks[0][1]) & options
+
+
+def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple[int, int], ...]] | None:
+    """Whether the answer picks the option ``point`` picks (True) or only another one (False),
+    with the words that say so; None when the point is no pick or the answer names no pick.
+
+    A question that asks "L1 or L2?" is answered by the pick: "I'd use L1" makes the point
+    "Use L1" although every word of it is the question's own, and "I'd pick L2" voids it,
+    however much the answer then says about L1.
+    """
+    options = choice_keys(prompt)
+    own = _point_option(point, options) if options else frozenset()
+    if not own:
+        return None
+    picks = _picks(answer, options)
+    same = [(at, o) for at, o in picks if _names(o) & own]
+    other = [(at, o) for at, o in picks if not _names(o) & own]
+    if bool(same) == bool(other):
+        return None
+    return bool(same), tuple((at, o.end) for at, o in same or other)
