@@ -139,8 +139,24 @@ def inverted(point: str, answer: str) -> tuple[tuple[int, int], ...]:
 
 # A pick: the speaker ("I'd", "we would", or a bare imperative) choosing one of the options
 # the prompt sets against each other ("L1 or L2?", "a canary over blue-green").
-_CHOICE_WORDS = ("use", "pick", "choose", "prefer", "believe", "go", "train", "serve", "frame", "report")
-CHOICE_VERBS = frozenset(stem(w) for w in (*_CHOICE_WORDS, "recommend", "take", "opt"))
+CHOICE_VERBS = frozenset(
+    stem(w)
+    for w in (
+        "use",
+        "pick",
+        "choose",
+        "prefer",
+        "believe",
+        "go",
+        "train",
+        "serve",
+        "frame",
+        "report",
+        "recommend",
+        "take",
+        "opt",
+    )
+)
 _CHOOSERS = frozenset(["i", "i'd", "i'll", "we", "we'd", "we'll", "would", "i'm", "we're"])
 _ALTERNATIVES = frozenset(["or", "vs", "versus", "over"])
 _SET_ASIDE = frozenset(["than", "not", "over", "instead", "of", "unlike"])
@@ -161,9 +177,9 @@ def choice_keys(prompt: str) -> frozenset[str]:
     return frozenset(k for t in analysis.content_terms() if t.sentence in asking for k in _names(t))
 
 
-def _picks(text: Analysis, options: frozenset[str], *, anyone: bool = False) -> list[tuple[int, Term]]:
+def _picks(text: Analysis, options: frozenset[str]) -> list[tuple[int, Term]]:
     """(where the verb starts, the option) for each clause where the speaker chooses an option:
-    "I'd pick L2", "go with the dense model"; ``anyone`` also takes a verb after other words."""
+    "I'd pick L2", "go with the dense model"."""
     content = text.content_terms()
     found = []
     for k, verb in enumerate(text.tokens):
@@ -172,7 +188,7 @@ def _picks(text: Analysis, options: frozenset[str], *, anyone: bool = False) -> 
         before = [t for t in text.tokens[:k] if t.clause == verb.clause and not t.filler]
         if any(t.negator for t in before[-3:]):
             continue
-        if before and not anyone and not _CHOOSERS & {t.norm for t in before[-2:]}:
+        if before and not _CHOOSERS & {t.norm for t in before[-2:]}:
             continue
         after = [t for t in content if t.start >= verb.end and t.clause == verb.clause][:_PICK_REACH]
         named = [t for t in after if _names(t) & options]

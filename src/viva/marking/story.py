@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from viva.domain import StoryFeature
 from viva.language import stem
 from viva.marking.terms import Analysis
 from viva.marking.text import Token
@@ -65,6 +66,7 @@ _DATA_NOUNS = _stems(
     "data numbers analysis breakdown experiment test dashboard notebook doc curve estimate "
     "backtest benchmark logs sample results evaluation eval prototype spike study trace profile"
 )
+_AB_TEST = _phrases("a b")  # "A/B" is two words to the tokenizer
 _REFLECTION = _phrases(
     "i learned",
     "i learnt",
@@ -221,7 +223,7 @@ def evidence(analysis: Analysis) -> Spans:
         for c in _clauses(analysis)
         if any(t.norm in _FIRST_PERSON | _WE for t in c)
         and any(t.stem in _DATA_VERBS for t in c)
-        and (any(t.stem in _DATA_NOUNS for t in c) or _has_phrase(_norms(c), _phrases("a b")))
+        and (any(t.stem in _DATA_NOUNS for t in c) or _has_phrase(_norms(c), _AB_TEST))
     )
 
 
@@ -252,7 +254,7 @@ def owns_fault(analysis: Analysis) -> Spans:
     return tuple(_span(c) for c in _clauses(analysis) if _has_phrase(_norms(c), _FAULT))
 
 
-FEATURES: dict[str, Callable[[Analysis], Spans]] = {
+FEATURES: dict[StoryFeature, Callable[[Analysis], Spans]] = {
     "result-figure": result_figure,
     "own-action": own_action,
     "setting": setting,
@@ -266,7 +268,7 @@ FEATURES: dict[str, Callable[[Analysis], Spans]] = {
 """Every feature a point may name in ``shows``, each with what it looks for."""
 
 
-def shown(features: Sequence[str], analysis: Analysis) -> tuple[float, Spans]:
+def shown(features: Sequence[StoryFeature], analysis: Analysis) -> tuple[float, Spans]:
     """The share of ``features`` the answer has, and the clauses that show them."""
     if not features:
         return 0.0, ()
