@@ -38,8 +38,6 @@ from viva.marking.relations import inverted, opposed, picked, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, distinct_concepts
 
-Spans = tuple[tuple[int, int], ...]
-
 VERSION = "1.0"
 
 __all__ = [
@@ -206,7 +204,9 @@ def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) ->
     if not point.shows or result.contradicted:
         return result
     share, spans = story.shown(point.shows, analysis)
-    return _raised(result, share, spans, analysis) if share > result.credit else result
+    if share <= result.credit:
+        return result
+    return PointResult(share, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
 
 
 def _with_pick(result: PointResult, point: MarkingPoint, prompt: str, analysis: Analysis) -> PointResult:
@@ -216,12 +216,9 @@ def _with_pick(result: PointResult, point: MarkingPoint, prompt: str, analysis: 
     if choice is None:
         return result
     made, spans = choice
-    return _raised(result, 1.0, spans, analysis) if made else PointResult(0.0, spans, True)
-
-
-def _raised(result: PointResult, credit: float, spans: Spans, analysis: Analysis) -> PointResult:
-    """``result`` raised to ``credit`` by a rule that found ``spans``, its words' evidence kept."""
-    return PointResult(credit, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
+    if not made:
+        return PointResult(0.0, spans, True)
+    return PointResult(1.0, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
 
 
 def _not_from(result: PointResult, found: list[Detection]) -> PointResult:

@@ -138,16 +138,12 @@ _FAULT = _phrases(
 
 
 def _clauses(analysis: Analysis) -> list[Clause]:
-    """The answer's words, fillers left out, grouped by clause in order (worked out once per
-    answer: every feature of every story point reads them)."""
-    found = analysis.memo.get("story-clauses")
-    if found is None:
-        groups: dict[int, list[Token]] = {}
-        for token in analysis.tokens:
-            if not token.filler:
-                groups.setdefault(token.clause, []).append(token)
-        found = analysis.memo["story-clauses"] = [tuple(g) for _, g in sorted(groups.items())]
-    return found  # type: ignore[return-value]  # the memo holds what this function stored
+    """The answer's words, fillers left out, grouped by clause in order."""
+    groups: dict[int, list[Token]] = {}
+    for token in analysis.tokens:
+        if not token.filler:
+            groups.setdefault(token.clause, []).append(token)
+    return [tuple(g) for _, g in sorted(groups.items())]
 
 
 def _span(clause: Clause) -> tuple[int, int]:
@@ -194,10 +190,9 @@ def _from_to(norms: Sequence[str]) -> bool:
 def own_action(analysis: Analysis) -> Spans:
     """ "I" does at least two things, or "my role was": the candidate's own part."""
     clauses = _clauses(analysis)
-    acts = [(c, _acts(c, _DOER)) for c in clauses]
-    mine = [c for c, n in acts if n]
+    mine = [c for c in clauses if _acts(c, _DOER)]
     owned = [c for c in clauses if _has_phrase(_norms(c), _MY_PART)]
-    if owned or sum(n for _, n in acts) >= 2:
+    if owned or sum(_acts(c, _DOER) for c in mine) >= 2:
         return tuple(_span(c) for c in owned or mine)
     return ()
 
@@ -273,16 +268,6 @@ FEATURES: dict[StoryFeature, Callable[[Analysis], Spans]] = {
 """Every feature a point may name in ``shows``, each with what it looks for."""
 
 
-def _feature(name: StoryFeature, analysis: Analysis) -> Spans:
-    """Where the answer shows ``name``; points of one question often name the same feature,
-    so it is found once per answer."""
-    key = ("story", name)
-    found = analysis.memo.get(key)
-    if found is None:
-        found = analysis.memo[key] = FEATURES[name](analysis)
-    return found  # type: ignore[return-value]  # the memo holds what this function stored
-
-
 def shown(features: Sequence[StoryFeature], analysis: Analysis) -> tuple[float, Spans]:
     """The share of ``features`` the answer has, and the clauses that show them."""
     if not features:
@@ -290,7 +275,7 @@ def shown(features: Sequence[StoryFeature], analysis: Analysis) -> tuple[float, 
     spans: list[tuple[int, int]] = []
     have = 0
     for name in features:
-        found = _feature(name, analysis)
+        found = FEATURES[name](analysis)
         have += bool(found)
         spans.extend(found)
     return have / len(features), tuple(sorted(set(spans)))
