@@ -18,6 +18,8 @@ How a recording is decoded, and why:
 3. A chunk the decoder got wrong by its own measures — text that compresses too well
    (a repetition loop, ratio over 2.4) or average log probability under -1 — is decoded
    again on its own by the sequential decoder, which retries at higher temperatures.
+   Those retries sample, so CTranslate2's generators are seeded (:data:`SAMPLING_SEED`):
+   the same recording gives the same transcript in every fresh process.
 4. A segment still undecodable whose words have no duration (text aligned to no sound)
    is dropped.
 """
@@ -135,9 +137,12 @@ class WhisperEngine:
 
     def _load(self) -> tuple[WhisperModel, BatchedInferencePipeline]:
         try:
+            import ctranslate2
             from faster_whisper import BatchedInferencePipeline, WhisperModel
         except ImportError:
             raise Unavailable("speech needs the speech extra", hint="pip install 'viva[speech]'") from None
+        # each decoding thread seeds its generator from this on first use; unset, from the OS
+        ctranslate2.set_random_seed(SAMPLING_SEED)
         source = self.source
         path = source.location if source.kind != "download" else _download(source.location)
         model = WhisperModel(
@@ -148,6 +153,9 @@ class WhisperEngine:
             num_workers=self.num_workers,
         )
         return model, BatchedInferencePipeline(model)
+
+
+SAMPLING_SEED = 20_13  # any fixed value: it only has to be the same in every process
 
 
 def _failed(segment: Segment) -> bool:
