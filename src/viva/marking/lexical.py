@@ -36,7 +36,7 @@ from viva.marking.points import (
 from viva.marking.reference import is_reference_only
 from viva.marking.relations import inverted, opposed, picked, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
-from viva.marking.terms import Analysis, analyse, distinct_concepts
+from viva.marking.terms import Analysis, analyse, distinct_concepts, unframed
 
 VERSION = "1.0"
 
@@ -132,12 +132,13 @@ class LexicalBackend:
     def assess(self, question: Question, answer: str) -> tuple[Analysis, list[PointResult], list[Detection]]:
         """The parts a score is made of, for backends that build on this one."""
         analysis = analyse(answer)
+        asserted = unframed(answer)  # without what the answer names only to reject it
         results = [
-            _with_story(mark_claims(list(claims), analysis), point, analysis)
+            _with_story(_asserted(list(claims), analysis, asserted), point, analysis)
             for claims, point in zip(point_claims(question), question.points, strict=True)
         ]
         for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
-            against = opposed(claims[0], subject, analysis) or inverted(question.points[i].text, answer)
+            against = opposed(claims[0], subject, asserted) or inverted(question.points[i].text, answer)
             if against:
                 results[i] = PointResult(0.0, against, True)
         results = [
@@ -150,7 +151,7 @@ class LexicalBackend:
                 _about_the_other(r, own, named, analysis)
                 for r, own in zip(results, _named_options(question, apart), strict=True)
             ]
-        found = detect(question, analysis) if question.misconceptions else []
+        found = detect(question, asserted) if question.misconceptions else []
         if found:
             results = [_not_from(r, found) for r in results]
         return analysis, results, found
@@ -196,6 +197,16 @@ def _about_the_other(
     if used and all(named.get(s) and not named[s] & own for s in used):
         return PointResult(0.0, (), False)
     return result
+
+
+def _asserted(claims: list[Target], analysis: Analysis, asserted: Analysis) -> PointResult:
+    """The point's result in the whole answer, unless only words the answer rejects
+    (:func:`viva.marking.terms.unframed`) contradict it: then its result in what it asserts.
+    "A common mistake is to skip loss scaling; you need it" does not deny the point."""
+    result = mark_claims(claims, analysis)
+    if not result.contradicted or asserted is analysis:
+        return result
+    return mark_claims(claims, asserted)
 
 
 def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) -> PointResult:

@@ -16,6 +16,7 @@ import re
 
 from viva.bank.model import Question
 from viva.language import stem
+from viva.marking.framing import inside
 from viva.marking.points import Target, clauses, near_number
 from viva.marking.terms import Analysis, Term, analyse
 from viva.marking.worked import number_value
@@ -88,7 +89,8 @@ def opposed(claim: Target, subject: frozenset[str], answer: Analysis) -> tuple[t
     ids = clauses(answer)
     by_clause: dict[int, list[Term]] = {}
     for rank, clause_id in enumerate(ids):
-        by_clause.setdefault(clause_id, []).append(content[rank])
+        if not inside(answer.hidden, content[rank].start, content[rank].end):
+            by_clause.setdefault(clause_id, []).append(content[rank])
     for terms in by_clause.values():
         about = [t for t in terms if t.keys & subject]
         if not about:

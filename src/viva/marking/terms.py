@@ -14,6 +14,7 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
+from viva.marking import framing
 from viva.marking.lexicon import ANTONYMS, CONCEPTS, LIGHT_WORDS, RELATIONAL, SLIPS
 from viva.marking.text import STOPWORDS, Token, tokenize
 
@@ -91,6 +92,8 @@ class Analysis:
     content: tuple[int, ...] = field(default=())
     positions: dict[str, tuple[int, ...]] = field(default_factory=dict)
     surfaces: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # characters whose words are not found (:func:`unframed`): what the answer quotes to reject
+    hidden: tuple[tuple[int, int], ...] = ()
     # what matching works out about this text once and then asks again for every point and
     # phrasing (its clauses, the near spellings of a word); analyses are cached per text
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
@@ -230,6 +233,34 @@ def analyse(text: str) -> Analysis:
         {k: tuple(v) for k, v in positions.items()},
         {k: tuple(v) for k, v in surfaces.items()},
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def unframed(text: str) -> Analysis:
+    """``text`` as what it asserts: the words it quotes in order to reject them ("people often
+    assume X", :mod:`viva.marking.framing`) are not found. Misconceptions and contradictions are
+    looked for here, so naming the wrong idea to set it right is not held against an answer."""
+    full = analyse(text)
+    spans = framing.rejected(text)
+    if not spans:
+        return full
+    kept = {
+        rank
+        for rank, i in enumerate(full.content)
+        if not framing.inside(spans, full.terms[i].start, full.terms[i].end)
+    }
+    return replace(
+        full,
+        positions=_kept(full.positions, kept),
+        surfaces=_kept(full.surfaces, kept),
+        hidden=spans,
+        memo={},
+    )
+
+
+def _kept(index: dict[str, tuple[int, ...]], ranks: set[int]) -> dict[str, tuple[int, ...]]:
+    found = {k: tuple(r for r in v if r in ranks) for k, v in index.items()}
+    return {k: v for k, v in found.items() if v}
 
 
 def _object_pronoun(terms: list[Term], j: int, text: str) -> bool:

@@ -1,0 +1,172 @@
+"""Words an answer quotes in order to reject them: "people often assume X", "a common mistake is X".
+
+A correct answer often names the wrong idea before it sets it right ("People assume RoPE
+extrapolates. It doesn't."). Its words are the misconception's words in the misconception's
+order, so without this a marker would hear the candidate assert what they reject. A *frame*
+marks what follows as someone else's belief or a known mistake; its *scope* runs to the end
+of the sentence or to the first contrast word ("but", "however"), where the candidate's own
+view starts.
+
+Some frames say so on their own ("a common mistake is", "people assume", "it's tempting to
+think"). Others are only a rejection when one follows ("it looks like X, but ...", "the idea
+that X is wrong", "you might expect X. It doesn't."), since "it looks like overfitting" is
+also how a candidate states their own diagnosis.
+
+What a frame covers is no evidence *against* the candidate: it asserts no misconception and
+contradicts no point (:func:`viva.marking.terms.unframed`). It may still earn a point, since
+"a classic bug is zeroing the gradients every micro-batch" says what the bug is.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+Spans = tuple[tuple[int, int], ...]
+
+_WRONG_NOUNS = r"(?:mistake|misconception|myth|fallacy|misreading|misunderstanding|misbelief)"
+_QUALIFIED_NOUNS = r"(?:bug|trap|pitfall|gotcha|anti-?pattern|error)"
+_QUALIFIERS = (
+    r"(?:common|classic|frequent|typical|usual|standard|well-known|big|easy|subtle|rookie|beginner's)"
+)
+_BELIEVE = (
+    r"(?:say|think|assume|believe|claim|expect|argue|conclude|suggest|worry|guess|reach\s+for|jump\s+to)"
+)
+_READINGS = (
+    r"(?:answer|reading|assumption|conclusion|view|instinct|take|explanation|guess|interpretation"
+    r"|response|intuition|thought|story|diagnosis|fix)"
+)
+
+# Frames that mark what follows as a rejected belief on their own.
+_STRONG = re.compile(
+    "|".join(
+        [
+            rf"\b(?:(?:a|an|the|one|another)\s+)?(?:{_QUALIFIERS}\s+)?{_WRONG_NOUNS}s?\s+(?:here\s+|people\s+make\s+)?"
+            rf"(?:is|are|would\s+be|was)\b(?:\s+(?:to|that|thinking|assuming|believing))?",
+            rf"\b(?:(?:a|an|one|another)\s+)?{_QUALIFIERS}\s+{_QUALIFIED_NOUNS}s?\s+(?:here\s+)?(?:is|are)\b"
+            r"(?:\s+(?:to|that))?",
+            rf"\b(?:many\s+|some\s+|most\s+|a\s+lot\s+of\s+)?(?:people|folks|candidates|beginners|newcomers|others)"
+            rf"\s+(?:often\s+|usually\s+|commonly\s+|sometimes\s+|tend\s+to\s+|will\s+|might\s+|may\s+|would\s+)?"
+            rf"{_BELIEVE}(?:s|ed)?\b(?:\s+that)?",
+            r"\bsome\s+(?:would|might|will)\s+(?:say|argue|claim)\b(?:\s+that)?",
+            rf"\b(?:the\s+|a\s+)?(?:naive|tempting|intuitive|knee-jerk|lazy|wrong|mistaken|common|usual|textbook-wrong)"
+            rf"\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b(?:\s+that|\s+to)?",
+            r"\bit(?:'s|’s|\s+is|\s+would\s+be)\s+tempting\s+to\s+(?:(?:think|say|assume|conclude|believe|read\s+\w+\s+as)"
+            r"\b(?:\s+that)?)?",
+            r"\b(?:contrary\s+to|despite)\s+(?:the\s+|a\s+)?(?:popular|common|widespread|usual|folk)?\s*"
+            r"(?:belief|view|intuition|assumption|wisdom|myth)\b(?:\s+that)?",
+        ]
+    ),
+    re.IGNORECASE,
+)
+
+# Frames that reject only when a rebuttal follows (see _REBUTTAL and _REBUTTAL_NEXT).
+_WEAK = re.compile(
+    "|".join(
+        [
+            r"\bit\s+(?:looks|seems|sounds|might\s+look|may\s+look|can\s+look|might\s+seem|may\s+seem|can\s+seem)"
+            r"(?:\s+like|\s+as\s+if|\s+as\s+though)?\b",
+            r"\bat\s+first\s+(?:glance|sight)\b",
+            r"\bon\s+the\s+surface\b",
+            r"\byou\s+(?:might|may|could|would|'d|’d)\s+(?:naively\s+)?(?:think|assume|expect|guess|believe)\b"
+            r"(?:\s+that)?",
+            rf"\b(?:the\s+)?(?:obvious|first|easy|natural)\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b"
+            r"(?:\s+that|\s+to)?",
+            r"\b(?:the\s+)?(?:idea|assumption|belief|claim|notion|intuition|argument)\s+that\b",
+            r"^(?:thinking|assuming|believing|saying|claiming)\b(?:\s+that)?",
+            r"\b(?:the\s+)?(?:common|usual|standard|popular|conventional|folk)\s+wisdom\s+(?:is|says)\b(?:\s+that)?",
+        ]
+    ),
+    re.IGNORECASE,
+)
+
+# Where a frame's scope ends inside its sentence: the candidate's own view starts.
+_TURN = re.compile(
+    r"\b(?:but|however|whereas|yet|although|though|instead|in\s+fact|actually)\b", re.IGNORECASE
+)
+_REBUTTAL = re.compile(
+    r"\b(?:but|however|yet|actually|in\s+fact|in\s+reality|whereas|wrong|false|untrue|backwards|misleading"
+    r"|a\s+mistake|the\s+mistake|a\s+myth|not\s+true|isn['’]t\s+true|not\s+the\s+case|isn['’]t\s+the\s+case"
+    r"|doesn['’]t\s+hold|does\s+not\s+hold)\b",
+    re.IGNORECASE,
+)
+_REBUTTAL_NEXT = re.compile(
+    r"^\W*(?:no\b|nope\b|not\s+(?:so|quite|really|true|exactly|at\s+all)\b|wrong\b|actually\b|in\s+(?:fact|reality)\b"
+    r"|it\s+(?:doesn['’]t|does\s+not|isn['’]t|is\s+not|won['’]t|can['’]t|cannot)\b"
+    r"|they\s+(?:don['’]t|do\s+not|aren['’]t|are\s+not|won['’]t|can['’]t)\b"
+    r"|(?:that|this)(?:['’]s|\s+is)\s+(?:wrong|not|false|a\s+mistake|backwards|only|the\s+mistake|misleading)\b"
+    r"|it(?:['’]s|\s+is)\s+(?:the\s+)?(?:reverse|opposite|other\s+way)\b|the\s+(?:reverse|opposite)\s+is\s+true\b"
+    r"|quite\s+the\s+(?:opposite|reverse)\b)",
+    re.IGNORECASE,
+)
+# Post-frames: what comes before them in the clause is the rejected belief.
+_AFTER = re.compile(
+    rf"(?:,\s*which\s+)?\b(?:is|are|was|would\s+be)\s+(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_WRONG_NOUNS}\b"
+    r"|\bwould\s+be\s+(?:wrong|a\s+mistake|a\s+bad\s+idea|misleading)\b",
+    re.IGNORECASE,
+)
+# A practice named as the subject of its own failure: "multiplying probabilities underflows",
+# "averaging over the pads biases it". What opens the clause, up to the verb, is rejected.
+_FAILS = re.compile(
+    r"(?:^|(?<=[,:;—(])|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\bbecause\s)|(?<=\bsince\s))\s*"
+    r"(?P<practice>(?!(?:during|nothing|something|everything|anything|thing|string|morning)\b)[a-z]+ing\b[^,;:.!?]*?)"
+    r"\s+(?:underflows?|overflows?|fails?|breaks?|biases|skews?|leaks?|wastes?|diverges?|explodes?|misleads?"
+    r"|(?:is|would\s+be)\s+(?:wrong|biased|a\s+bug)|(?:doesn['’]t|does\s+not|won['’]t|will\s+not)\s+work)\b",
+    re.IGNORECASE,
+)
+# Words in quotation marks are mentioned, not asserted: the model "learned 'longer is better'".
+# Two words at least, so a scare-quoted term ("is 'significant'") stays the answer's own.
+_QUOTED = re.compile(
+    r"(?:(?<=\s)|^)(?:'|‘|\"|“)(?P<said>[^'‘’\"“”\n]*?\w\s+\w[^'‘’\"“”\n]*?)(?:'|’|\"|”)(?!\w)"
+)
+_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n|$)")
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if m.group().strip()]
+
+
+def _at_clause_start(sentence: str, at: int) -> bool:
+    """Whether a frame found at ``at`` opens the sentence or one of its clauses."""
+    before = sentence[:at].rstrip()
+    if not before.strip(" \"'“‘("):
+        return True
+    opens = r"(?:[,:;—(]|\b(?:and|so|but|because|since|here|well|honestly|now))$"
+    return bool(re.search(opens, before, re.IGNORECASE))
+
+
+def _scope_end(sentence: str, start: int) -> int:
+    turn = _TURN.search(sentence, start)
+    return turn.start() if turn else len(sentence)
+
+
+@functools.lru_cache(maxsize=4096)
+def rejected(text: str) -> Spans:
+    """Character spans of ``text`` that a frame marks as a belief the answer rejects."""
+    found: list[tuple[int, int]] = []
+    sentences = _sentences(text)
+    for k, (s0, s1) in enumerate(sentences):
+        sentence = text[s0:s1]
+        following = text[sentences[k + 1][0] : sentences[k + 1][1]] if k + 1 < len(sentences) else ""
+        for frame in _STRONG.finditer(sentence):
+            if _at_clause_start(sentence, frame.start()):
+                found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
+        for frame in _WEAK.finditer(sentence):
+            if not _at_clause_start(sentence, frame.start()):
+                continue
+            rest = sentence[frame.end() :]
+            if _REBUTTAL.search(rest) or _REBUTTAL_NEXT.search(following):
+                found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
+        for frame in _AFTER.finditer(sentence):
+            starts = [m.end() for m in _TURN.finditer(sentence, 0, frame.start())]
+            begin = starts[-1] if starts else 0
+            found.append((s0 + begin, s0 + frame.start()))
+        for frame in _FAILS.finditer(sentence):
+            found.append((s0 + frame.start("practice"), s0 + frame.end("practice")))
+    found.extend(m.span("said") for m in _QUOTED.finditer(text))
+    return tuple(sorted((a, b) for a, b in found if b > a))
+
+
+def inside(spans: Spans, start: int, end: int) -> bool:
+    """Whether characters ``start:end`` lie within one of ``spans``."""
+    return any(a <= start and end <= b for a, b in spans)

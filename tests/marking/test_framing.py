@@ -1,0 +1,158 @@
+"""What an answer names only to reject it: frames, their scope, and what the marker does with them."""
+
+from dataclasses import replace
+
+from viva.bank.model import MarkingPoint, Misconception, Question
+from viva.marking import get_backend
+from viva.marking.framing import rejected
+from viva.marking.misconceptions import detect
+from viva.marking.terms import analyse, unframed
+
+
+def _quoted(text: str) -> list[str]:
+    return [text[a:b].strip(" ,") for a, b in rejected(text)]
+
+
+def test_a_strong_frame_rejects_to_the_end_of_its_sentence() -> None:
+    assert _quoted("People often assume decode is compute-bound. It is memory-bound.") == [
+        "decode is compute-bound."
+    ]
+
+
+def test_a_frame_stops_where_the_candidates_own_view_starts() -> None:
+    assert _quoted("A common mistake is to call decode compute-bound, but it is memory-bound.") == [
+        "call decode compute-bound"
+    ]
+
+
+def test_a_weak_frame_rejects_only_when_a_rebuttal_follows() -> None:
+    assert _quoted("It looks like decode is compute-bound. It isn't: it waits on memory.") == [
+        "decode is compute-bound."
+    ]
+    # the same words with no rebuttal are the candidate's own diagnosis
+    assert _quoted("It looks like decode is compute-bound, so add more GPUs.") == []
+
+
+def test_a_frame_inside_a_clause_is_not_a_frame() -> None:
+    """"people assume" in the middle of a clause is part of the candidate's own claim."""
+    assert _quoted("Serving slows down when people assume large batches.") == []
+
+
+def test_a_post_frame_rejects_what_comes_before_it() -> None:
+    assert _quoted("Calling decode compute-bound would be a mistake.") == ["Calling decode compute-bound"]
+
+
+
+def test_a_practice_named_as_the_subject_of_its_failure_is_rejected() -> None:
+    assert _quoted("Sum the log-probabilities, since multiplying probabilities underflows.") == [
+        "multiplying probabilities"
+    ]
+    assert _quoted("Averaging over every position including pads biases the loss.") == [
+        "Averaging over every position including pads"
+    ]
+    # a gerund that is no practice, or a practice that works, is the answer's own
+    assert _quoted("During training the loss falls.") == []
+    assert _quoted("Multiplying probabilities gives the sequence probability.") == []
+
+
+def test_words_in_quotation_marks_are_mentioned_not_asserted() -> None:
+    assert _quoted("The reward model learned 'longer is better' as a shortcut.") == ["longer is better"]
+    assert _quoted('Its rule of thumb, "bigger batches always help", is wrong.') == [
+        "bigger batches always help"
+    ]
+    # one scare-quoted word, and apostrophes, are not quotations
+    assert _quoted("A tiny difference comes out 'significant' and it's noise.") == []
+
+
+def test_unframed_hides_rejected_words_and_keeps_the_rest() -> None:
+    text = "People often think decode is compute-bound. Decode is memory-bound."
+    full, asserted = analyse(text), unframed(text)
+    assert "#compute-bound" in full.positions
+    assert "#compute-bound" not in asserted.positions
+    assert asserted.positions.get("#memory-bound") == full.positions["#memory-bound"]
+    assert unframed("Decode is memory-bound.") is analyse("Decode is memory-bound.")
+
+
+def test_a_rejected_misconception_is_not_detected(decode_question: Question) -> None:
+    answer = "A common misconception is that decode is compute-bound. It is memory-bound."
+    assert [d.misconception.id for d in detect(decode_question, analyse(answer))] == ["compute-bound"]
+    assert detect(decode_question, unframed(answer)) == []
+
+
+def test_the_marker_does_not_hold_a_rejected_belief_against_the_answer(decode_question: Question) -> None:
+    rejecting = (
+        "People often assume decode is compute-bound. It isn't: every token reads all the weights "
+        "from HBM, about two FLOPs per byte, so it is memory-bound; batching reuses one read of the "
+        "weights across many sequences and raises throughput."
+    )
+    marking = get_backend("lexical").mark(decode_question, rejecting)
+    assert marking.misconceptions == []
+    assert marking.verdict == "strong"
+
+
+def test_the_marker_still_hears_a_belief_stated_after_the_turn(decode_question: Question) -> None:
+    """What follows "but" is the candidate's own view, so a wrong one there still counts."""
+    asserting = (
+        "People often assume decode is memory-bound, but decode is compute-bound; batching reuses "
+        "one read of the weights and raises throughput."
+    )
+    marking = get_backend("lexical").mark(decode_question, asserting)
+    assert [m.misconception_id for m in marking.misconceptions] == ["compute-bound"]
+    assert marking.verdict != "strong"
+
+
+
+def _phases() -> Question:
+    return Question(
+        topic_id="inference",
+        section_id="phases",
+        id="phase-bounds",
+        prompt="What limits the speed of the prefill and decode phases?",
+        answer="Prefill is compute-bound. Decode is memory-bound.",
+        points=(
+            MarkingPoint("prefill", "Prefill is compute-bound.", 1.0, ()),
+            MarkingPoint("decode", "Decode is memory-bound.", 1.0, ()),
+        ),
+    )
+
+
+def test_a_rejected_reverse_claim_does_not_void_the_point() -> None:
+    """Said as the answer's own, "decode is compute-bound" is the reverse of the point "decode is
+    memory-bound" and voids it (:func:`viva.marking.relations.opposed`); named to be rejected, it
+    does not."""
+    own = "Decode is compute-bound. Decode is memory-bound too."
+    framed = "People often assume decode is compute-bound. Decode is memory-bound."
+    marker = get_backend("lexical")
+    assert {p.point_id: p.status for p in marker.mark(_phases(), own).points}["decode"] == "missed"
+    marking = marker.mark(_phases(), framed)
+    assert {p.point_id: p.status for p in marking.points}["decode"] == "covered"
+    assert "contradiction" not in marking.flags
+
+
+def test_words_the_answer_rejects_do_not_contradict_a_point(decode_question: Question) -> None:
+    """Denying a point inside a frame ("a common myth is that batching doesn't raise throughput")
+    rejects the denial; the point is simply not made by those words."""
+    marker = get_backend("lexical")
+    own = marker.mark(decode_question, "Batching doesn't raise throughput.")
+    framed = marker.mark(decode_question, "A common myth is that batching doesn't raise throughput.")
+    assert "contradiction" in own.flags
+    assert "contradiction" not in framed.flags
+
+
+def test_a_practice_rejected_by_its_failure_is_no_misconception(decode_question: Question) -> None:
+    question = replace(
+        decode_question,
+        misconceptions=(
+            Misconception(
+                "multiply-probabilities",
+                "Multiply the probabilities along the beam to get its score.",
+                "The product underflows; sum the log-probabilities.",
+                ("multiply the probabilities",),
+            ),
+        ),
+    )
+    answer = "Score each beam by its summed log-probs, since multiplying the probabilities underflows."
+    assert [d.misconception.id for d in detect(question, analyse(answer))] == ["multiply-probabilities"]
+    assert detect(question, unframed(answer)) == []
+    stated = "Score each beam by multiplying the probabilities along it."
+    assert [d.misconception.id for d in detect(question, unframed(stated))] == ["multiply-probabilities"]
