@@ -185,3 +185,26 @@ def test_a_point_that_is_no_pick_is_untouched_by_a_pick() -> None:
     """ "L1 drives weights to zero" is a claim, not a choice: picking L2 does not void it."""
     marking = LexicalBackend().mark(PICK, "I'd pick L2, although L1 drives many weights to exactly zero.")
     assert {p.point_id: p.status for p in marking.points}["zeros"] == "covered"
+
+
+SERVE = Question(
+    topic_id="serving",
+    section_id="models",
+    id="moe-or-dense",
+    prompt="You can serve an MoE or a dense model of similar quality on one GPU. Which would you pick?",
+    answer="Pick the dense model: the MoE needs memory for every expert.",
+    points=(
+        MarkingPoint("pick-dense", "Pick the dense model for a single GPU.", 2.0),
+        MarkingPoint("all-experts", "The MoE needs memory for all its experts.", 1.0),
+    ),
+)
+
+
+def test_an_option_of_several_words_is_one_pick() -> None:
+    """The prompt's "a dense model" makes both "dense" and "model" option words; the point's
+    "Pick the dense model" still picks one option, so picking the MoE voids it."""
+    answer = "I'd pick the MoE, since it is smaller than the dense model on one GPU."
+    other = LexicalBackend().mark(SERVE, answer)
+    assert other.points[0].status == "missed" and "contradiction" in other.flags
+    same = LexicalBackend().mark(SERVE, "I'd pick the dense model.")
+    assert same.points[0].status == "covered"

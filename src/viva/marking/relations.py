@@ -173,10 +173,31 @@ def _names(term: Term) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=2048)
 def choice_keys(prompt: str) -> frozenset[str]:
-    """The words of the prompt's sentences that set options against each other."""
+    """The words of the options the prompt sets against each other: the run of adjacent
+    content words on each side of "or", "vs" or "over" ("an MoE or a dense model of similar
+    quality" offers "MoE" and "dense model"), not the rest of the sentence."""
     analysis = analyse(prompt)
-    asking = {t.sentence for t in analysis.tokens if t.norm in _ALTERNATIVES}
-    return frozenset(k for t in analysis.content_terms() if t.sentence in asking for k in _names(t))
+    content = analysis.content_terms()
+    keys: set[str] = set()
+    for token in analysis.tokens:
+        if token.norm not in _ALTERNATIVES:
+            continue
+        before = [t for t in content if t.end <= token.start and t.sentence == token.sentence]
+        after = [t for t in content if t.start >= token.end and t.sentence == token.sentence]
+        for run in (_run(prompt, before[::-1]), _run(prompt, after)):
+            keys.update(k for t in run for k in _names(t))
+    return frozenset(keys)
+
+
+def _run(text: str, terms: list[Term]) -> list[Term]:
+    """The first of ``terms`` and those that follow it with nothing but a space or hyphen between."""
+    run = terms[:1]
+    for term in terms[1:]:
+        a, b = sorted((run[-1], term), key=lambda t: t.start)
+        if text[a.end : b.start].strip(" -"):
+            break
+        run.append(term)
+    return run
 
 
 def _picks(text: Analysis, options: frozenset[str]) -> list[tuple[int, Term]]:
@@ -193,10 +214,22 @@ def _picks(text: Analysis, options: frozenset[str]) -> list[tuple[int, Term]]:
         if before and not _CHOOSERS & {t.norm for t in before[-2:]}:
             continue
         after = [t for t in content if t.start >= verb.end and t.clause == verb.clause][:_PICK_REACH]
-        named = [t for t in after if _names(t) & options]
+        named = _option_heads(text.text, [t for t in after if _names(t) & options])
         if named and not any(_also_picked(text, t) for t in named[1:] if _names(t) != _names(named[0])):
             found.append((verb.start, named[0]))
     return found
+
+
+def _option_heads(text: str, named: list[Term]) -> list[Term]:
+    """The first word of each option named: "dense model" is one option, not "dense" and then
+    "model" offered beside it, though the prompt's "an MoE or a dense model" makes both words
+    option words."""
+    heads: list[Term] = []
+    for k, term in enumerate(named):
+        if k and not text[named[k - 1].end : term.start].strip(" -"):
+            continue
+        heads.append(term)
+    return heads
 
 
 def _also_picked(text: Analysis, option: Term) -> bool:
