@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from viva.bank import load_bank
-from viva.bank.model import Question
+from viva.bank.model import MarkingPoint, Question
 from viva.marking import get_backend
 from viva.marking.aligned import (
     ALIGNED_FROM,
@@ -85,6 +85,22 @@ def test_a_figure_aligns_only_with_the_same_figure() -> None:
         ["half", "the", "bits"], [[1, 0, 0], [0, 0.5, 0.5], [0, 1, 0]], [(0, 4), (5, 8), (9, 13)]
     )
     assert point_alignment(point, point_text, worded, worded_text, frozenset())[0] > 2 / 3
+
+
+def test_hidden_answer_words_align_with_nothing() -> None:
+    """Words in a sentence about another option (:func:`viva.marking.relations.own_option_view`)
+    are no evidence for this point, however similar."""
+    point = _encoded(["read", "weights"], [[1, 0, 0], [0, 1, 0]], [(0, 4), (5, 12)])
+    text = "A loads weights. B idles."
+    answer = _encoded(
+        ["a", "loads", "weights", ".", "b", "idles", "."],
+        [[0, 0, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1], [0.2, 0, 1], [0, 0, 1]],
+        [(0, 1), (2, 7), (8, 15), (15, 16), (17, 18), (19, 24), (24, 25)],
+    )
+    seen, spans = point_alignment(point, "read weights", answer, text, frozenset())
+    hidden, none = point_alignment(point, "read weights", answer, text, frozenset(), hidden=((0, 16),))
+    assert seen == pytest.approx(1.0) and [text[a:b] for a, b in spans] == ["loads weights"]
+    assert hidden < 0.2 and none == ()
 
 
 def test_a_figure_within_rounding_still_aligns() -> None:
@@ -198,3 +214,27 @@ def test_the_marker_threads_setting_reaches_the_model() -> None:
     assert np.allclose(one([text])[0].tokens, two([text])[0].tokens, atol=1e-5)
     built = AlignedBackend.from_settings(Settings(marker_threads=2))
     assert built._embed._session.get_session_options().intra_op_num_threads == 2  # type: ignore[attr-defined]
+
+
+def test_alignment_does_not_credit_what_is_said_of_another_option(marker: AlignedBackend) -> None:
+    """Similarity cannot tell which tool a sentence is about; the sentences that name only the
+    other option are hidden from each point's alignment, as from its words."""
+    question = Question(
+        topic_id="profiling",
+        section_id="tools",
+        id="choosing-a-profiler",
+        prompt="When would you use the PyTorch profiler, Nsight Systems, or Nsight Compute?",
+        answer="Nsight Systems shows the whole timeline. Nsight Compute analyses one kernel's stalls.",
+        points=(
+            MarkingPoint("nsys", "Nsight Systems gives a system-wide timeline of threads, kernels, copies."),
+            MarkingPoint("ncu", "Nsight Compute analyses a single kernel's occupancy, bandwidth, stalls."),
+        ),
+    )
+    swapped = (
+        "Nsight Compute is the whole-application view, showing every CPU thread, kernel launch and memory "
+        "copy over time. Nsight Systems zooms into one kernel's occupancy, bandwidth and warp stalls."
+    )
+    marking = marker.mark(question, swapped)
+    assert [p.status for p in marking.points] == ["missed", "missed"]
+    assert marking.verdict == "weak"
+

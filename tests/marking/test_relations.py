@@ -6,6 +6,8 @@ import pytest
 
 from viva.bank.model import MarkingPoint, Misconception, Question
 from viva.marking.lexical import LexicalBackend
+from viva.marking.relations import options, own_option_view
+from viva.marking.terms import analyse
 
 PHASES = Question(
     topic_id="gpus",
@@ -208,3 +210,65 @@ def test_an_option_of_several_words_is_one_pick() -> None:
     assert other.points[0].status == "missed" and "contradiction" in other.flags
     same = LexicalBackend().mark(SERVE, "I'd pick the dense model.")
     assert same.points[0].status == "covered"
+
+
+def test_options_are_the_named_things_a_prompt_offers() -> None:
+    assert options("When would you use the PyTorch profiler, Nsight Systems, or Nsight Compute?") == (
+        frozenset({"comput"}),
+        frozenset({"system"}),
+        frozenset({"pytorch", "profil"}),
+    )
+    assert options("Would you regularise with L1 or L2?") == (frozenset({"l2"}), frozenset({"l1"}))
+    # ideas, not names: one sentence can be about range without saying "range"
+    assert options("Explain range versus precision in a floating-point format.") == ()
+    assert options("Tell me about a time you pushed back on a metric or target.") == ()
+
+
+PROFILERS = Question(
+    topic_id="profiling",
+    section_id="tools",
+    id="choosing-a-profiler",
+    prompt="When would you use the PyTorch profiler, Nsight Systems, or Nsight Compute?",
+    answer=(
+        "Nsight Systems gives a system-wide timeline of CPU threads, kernels and copies. "
+        "Nsight Compute analyses a single kernel's occupancy and stalls."
+    ),
+    points=(
+        MarkingPoint("nsys", "Nsight Systems gives a system-wide timeline of CPU threads, kernels, copies."),
+        MarkingPoint("ncu", "Nsight Compute analyses a single kernel's occupancy and stalls."),
+    ),
+)
+
+
+def _profilers(answer: str) -> dict[str, str]:
+    return {p.point_id: p.status for p in LexicalBackend().mark(PROFILERS, answer).points}
+
+
+def test_a_point_about_one_option_is_not_made_by_what_is_said_of_another() -> None:
+    swapped = (
+        "Nsight Compute is the system-wide tool: it gives a timeline of CPU threads, kernels and copies. "
+        "Nsight Systems analyses a single kernel's occupancy and stalls."
+    )
+    assert _profilers(swapped) == {"nsys": "missed", "ncu": "missed"}
+    assert _profilers(PROFILERS.answer) == {"nsys": "covered", "ncu": "covered"}
+
+
+def test_a_sentence_naming_no_option_counts_for_every_point() -> None:
+    """Only a sentence about another option is set aside; one that names none, or names both,
+    still makes the point (a pronoun sentence belongs to the option before it)."""
+    answer = (
+        "Start with Nsight Systems. You get a system-wide timeline of CPU threads, kernels and copies. "
+        "Then use Nsight Compute on the slow kernel: it analyses a single kernel's occupancy and stalls."
+    )
+    assert _profilers(answer) == {"nsys": "covered", "ncu": "covered"}
+
+
+def test_a_pronoun_sentence_belongs_to_the_option_before_it() -> None:
+    view = own_option_view(
+        PROFILERS.points[0].text,
+        PROFILERS.prompt,
+        analyse("Nsight Compute is for kernels: it gives a system-wide timeline. Nsight Systems is not."),
+    )
+    assert view is not None
+    text = view.text
+    assert [text[a:b] for a, b in view.hidden][-1] == "timeline"

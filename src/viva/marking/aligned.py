@@ -24,8 +24,10 @@ from viva.marking.embedding import Encoded
 from viva.marking.lexical import build_marking, prompt_keys, reference_features
 from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge, near_number
 from viva.marking.reference import is_reference_only
+from viva.marking.relations import own_option_view
 from viva.marking.result import Marking
 from viva.marking.semantic import EmbeddingMarker, alignment_recall, piece_weights
+from viva.marking.terms import analyse
 from viva.marking.text import tokenize
 from viva.marking.worked import number_value
 
@@ -110,14 +112,20 @@ def _exact_mask(point: Encoded, point_text: str, answer: Encoded, text: str) -> 
 
 
 def point_alignment(
-    point: Encoded, point_text: str, answer: Encoded, text: str, prompt: frozenset[str]
+    point: Encoded,
+    point_text: str,
+    answer: Encoded,
+    text: str,
+    prompt: frozenset[str],
+    hidden: Spans = (),
 ) -> tuple[float, Spans]:
     """How much of ``point`` the answer says, word piece by word piece, and where.
 
     Returns the weighted alignment recall in [0, 1] and the character spans of the answer
     words that the point's content words aligned with at :data:`EVIDENCE_AT` or better.
     Figures and versioned names in ``point_text`` align only with themselves
-    (:func:`exact_words`).
+    (:func:`exact_words`); answer pieces inside ``hidden`` (sentences about another option,
+    :func:`viva.marking.relations.own_option_view`) align with nothing.
     """
     import numpy as np
 
@@ -128,6 +136,9 @@ def point_alignment(
     mask = _exact_mask(point, point_text, answer, text)
     if mask is not None:
         similarity = np.where(mask, similarity, 0.0)
+    if hidden:
+        seen = np.array([not any(a <= start < b for a, b in hidden) for start, _ in answer.offsets])
+        similarity = np.where(seen[np.newaxis, :], similarity, 0.0)
     best = similarity.argmax(axis=1)
     scores = similarity[np.arange(len(best)), best]
     recall = float((scores * weights).sum() / weights.sum())
@@ -170,9 +181,13 @@ class AlignedBackend(EmbeddingMarker):
         """Per point: its alignment recall and evidence spans (:func:`point_alignment`)."""
         encoded = self._embed([answer])[0]
         prompt = prompt_keys(question.prompt)
-        return [
-            point_alignment(self._cached(p.text), p.text, encoded, answer, prompt) for p in question.points
-        ]
+        analysis = analyse(answer)
+        found = []
+        for p in question.points:
+            view = own_option_view(p.text, question.prompt, analysis)
+            hidden = view.hidden if view is not None else ()
+            found.append(point_alignment(self._cached(p.text), p.text, encoded, answer, prompt, hidden))
+        return found
 
     def reference_recall(self, question: Question, answer: Encoded) -> float:
         """How much of the reference answer the answer says (reference mode)."""

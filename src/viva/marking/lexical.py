@@ -34,7 +34,7 @@ from viva.marking.points import (
     target,
 )
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import inverted, opposed, picked, subjects
+from viva.marking.relations import inverted, opposed, own_option_view, picked, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, distinct_concepts, unframed
 
@@ -134,7 +134,11 @@ class LexicalBackend:
         analysis = analyse(answer)
         asserted = unframed(answer)  # without what the answer names only to reject it
         results = [
-            _with_story(_asserted(list(claims), analysis, asserted), point, analysis)
+            _with_story(
+                _own_option(_asserted(list(claims), analysis, asserted), claims, point, question, analysis),
+                point,
+                analysis,
+            )
             for claims, point in zip(point_claims(question), question.points, strict=True)
         ]
         for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
@@ -207,6 +211,24 @@ def _asserted(claims: list[Target], analysis: Analysis, asserted: Analysis) -> P
     if not result.contradicted or asserted is analysis:
         return result
     return mark_claims(claims, asserted)
+
+
+def _own_option(
+    result: PointResult,
+    claims: tuple[Target, ...],
+    point: MarkingPoint,
+    question: Question,
+    analysis: Analysis,
+) -> PointResult:
+    """``result``, or less when its words are found only in sentences about another of the
+    options the prompt offers (:func:`viva.marking.relations.own_option_view`)."""
+    if result.contradicted or not result.credit:
+        return result
+    view = own_option_view(point.text, question.prompt, analysis)
+    if view is None:
+        return result
+    own = mark_claims(list(claims), view)
+    return own if own.credit < result.credit else result
 
 
 def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) -> PointResult:

@@ -7,18 +7,24 @@ property with an opposite ("memory-bound" against "compute-bound"); when one cla
 answer puts that subject with the opposite property, and not with the property itself,
 the answer has asserted the reverse relation and the point earns nothing. So does a
 ratio of figures divided the other way round (:func:`inverted`).
+
+Who is what also depends on which option a sentence is about: in a question that offers
+named options ("Nsight Systems or Nsight Compute?"), a point about one is read only in the
+sentences about it or about none (:func:`own_option_view`), and a pick of another option
+voids a point that picks one (:func:`picked`).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 from viva.bank.model import Question
 from viva.language import stem
 from viva.marking.framing import inside
 from viva.marking.points import Target, clauses, near_number
-from viva.marking.terms import Analysis, Term, analyse
+from viva.marking.terms import Analysis, Term, analyse, hiding
 from viva.marking.worked import number_value
 
 
@@ -173,20 +179,55 @@ def _names(term: Term) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=2048)
 def choice_keys(prompt: str) -> frozenset[str]:
-    """The words of the options the prompt sets against each other: the run of adjacent
-    content words on each side of "or", "vs" or "over" ("an MoE or a dense model of similar
-    quality" offers "MoE" and "dense model"), not the rest of the sentence."""
+    """The words of the options the prompt sets against each other (:func:`_option_runs`)."""
+    return frozenset(k for run in _option_runs(prompt) for t in run for k in _names(t))
+
+
+@functools.lru_cache(maxsize=2048)
+def options(prompt: str) -> tuple[frozenset[str], ...]:
+    """The named things the prompt offers as options, each as the words only it has: "the
+    PyTorch profiler, Nsight Systems, or Nsight Compute" offers {pytorch, profil}, {system}
+    and {comput}. Empty unless there are two or more.
+
+    Only options with a name (a capital letter past the sentence's start, or a digit: "L1",
+    "BF16", "Adam") count: "range versus precision" or "a metric or target" offer ideas that
+    one sentence can be about without naming them, or two words for one thing."""
+    runs = [run for run in _option_runs(prompt) if any(_a_name(prompt, t) for t in run)]
+    named = [frozenset(k for t in run for k in _names(t)) for run in runs]
+    own = [o - frozenset().union(*(p for j, p in enumerate(named) if j != i)) for i, o in enumerate(named)]
+    found = tuple(dict.fromkeys(o for o in own if o))
+    return found if len(found) > 1 else ()
+
+
+def _a_name(text: str, term: Term) -> bool:
+    """Whether ``term`` is written as a name: a digit, or a capital not opening its sentence."""
+    word = text[term.start : term.end]
+    opens = not text[: term.start].strip() or text[: term.start].rstrip()[-1] in ".?!:"
+    return any(c.isdigit() for c in word) or any(c.isupper() for c in word[0 if not opens else 1 :])
+
+
+def _option_runs(prompt: str) -> list[list[Term]]:
+    """The run of adjacent content words on each side of "or", "vs" or "over", and on the left
+    each earlier run of a comma list ("A, B, or C"), no longer than the run on the right: "an
+    MoE or a dense model of similar quality" offers "MoE" and "dense model", and "is LLM
+    inference compute-bound or memory-bound" offers the two bounds, not "LLM inference"."""
     analysis = analyse(prompt)
     content = analysis.content_terms()
-    keys: set[str] = set()
+    runs: list[list[Term]] = []
     for token in analysis.tokens:
         if token.norm not in _ALTERNATIVES:
             continue
-        before = [t for t in content if t.end <= token.start and t.sentence == token.sentence]
+        before = [t for t in content if t.end <= token.start and t.sentence == token.sentence][::-1]
         after = [t for t in content if t.start >= token.end and t.sentence == token.sentence]
-        for run in (_run(prompt, before[::-1]), _run(prompt, after)):
-            keys.update(k for t in run for k in _names(t))
-    return frozenset(keys)
+        right = _run(prompt, after)
+        runs.append(right)
+        while before:
+            run = _run(prompt, before)[: max(1, len(right))]  # options are parallel: "X-bound or Y-bound"
+            runs.append(run[::-1])
+            before = before[len(run) :]
+            if not before or prompt[before[0].end : run[-1].start].strip() != ",":
+                break
+    return [run for run in runs if run]
 
 
 def _run(text: str, terms: list[Term]) -> list[Term]:
@@ -200,7 +241,64 @@ def _run(text: str, terms: list[Term]) -> list[Term]:
     return run
 
 
-def _picks(text: Analysis, options: frozenset[str]) -> list[tuple[int, Term]]:
+_ANAPHORS = frozenset(["it", "its", "it's", "this", "that", "they", "these", "those", "them"])
+
+
+def _options_named(answer: Analysis, prompt: str) -> dict[int, set[int]]:
+    """For each sentence of ``answer``, the options (:func:`options`) it is about: those it
+    names, as the prompt does ("Nsight Systems", not the "system" of "system-wide"), or, for a
+    sentence that names none and opens with "it", "this" or "they", the previous sentence's."""
+    key = ("options named", prompt)
+    found = answer.memo.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]  # the memo holds what this function stored
+    offered = options(prompt)
+    shared = choice_keys(prompt) - frozenset().union(*offered)
+    runs = _option_runs(prompt)
+    # "Systems" names its option only after "Nsight" when the prompt names it so
+    qualify = [
+        any(_names(r[0]) & shared and any(_names(t) & o for t in r[1:]) for r in runs) for o in offered
+    ]
+    words = [t for t in answer.terms if not t.negator]
+    named: dict[int, set[int]] = {}
+    for k, term in enumerate(words):
+        qualified = k > 0 and bool(_names(words[k - 1]) & shared)
+        for i, o in enumerate(offered):
+            if _names(term) & o and (qualified or not qualify[i]):
+                named.setdefault(term.sentence, set()).add(i)
+    sentences = sorted({t.sentence for t in answer.tokens})
+    for previous, sentence in itertools.pairwise(sentences):
+        opening = next((t.norm for t in answer.tokens if t.sentence == sentence and not t.filler), "")
+        if sentence not in named and previous in named and opening in _ANAPHORS:
+            named[sentence] = named[previous]
+    answer.memo[key] = named
+    return named
+
+
+def own_option_view(point: str, prompt: str, answer: Analysis) -> Analysis | None:
+    """``answer`` without its sentences that name only other options than the one ``point`` is
+    about, or None when the point names no single option or no sentence is hidden.
+
+    "Nsight Compute gives the system-wide timeline. Nsight Systems reads one kernel's counters"
+    has every word of "Nsight Systems gives a system-wide timeline", but what it says of the
+    timeline it says of Nsight Compute: the point is found only where its own option is named
+    or none is.
+    """
+    offered = options(prompt)
+    if not offered:
+        return None
+    said = {k for t in analyse(point).content_terms() for k in _names(t)}
+    own = [i for i, o in enumerate(offered) if o & said]
+    if len(own) != 1:
+        return None
+    by_sentence = _options_named(answer, prompt)
+    other = {s for s, named in by_sentence.items() if own[0] not in named}
+    if not other:
+        return None
+    return hiding(answer.text, tuple((t.start, t.end) for t in answer.terms if t.sentence in other))
+
+
+def _picks(text: Analysis, choices: frozenset[str]) -> list[tuple[int, Term]]:
     """(where the verb starts, the option) for each clause where the speaker chooses an option:
     "I'd pick L2", "go with the dense model"."""
     content = text.content_terms()
@@ -214,7 +312,7 @@ def _picks(text: Analysis, options: frozenset[str]) -> list[tuple[int, Term]]:
         if before and not _CHOOSERS & {t.norm for t in before[-2:]}:
             continue
         after = [t for t in content if t.start >= verb.end and t.clause == verb.clause][:_PICK_REACH]
-        named = _option_heads(text.text, [t for t in after if _names(t) & options])
+        named = _option_heads(text.text, [t for t in after if _names(t) & choices])
         if named and not any(_also_picked(text, t) for t in named[1:] if _names(t) != _names(named[0])):
             found.append((verb.start, named[0]))
     return found
@@ -240,12 +338,12 @@ def _also_picked(text: Analysis, option: Term) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _point_option(point: str, options: frozenset[str]) -> frozenset[str]:
+def _point_option(point: str, choices: frozenset[str]) -> frozenset[str]:
     """The option a point picks ("Use L1, the lasso" -> L1), if it opens with a choice verb."""
-    picks = _picks(analyse(point), options)
+    picks = _picks(analyse(point), choices)
     if not picks or picks[0][0] != 0:
         return frozenset()
-    return _names(picks[0][1]) & options
+    return _names(picks[0][1]) & choices
 
 
 def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple[int, int], ...]] | None:
@@ -256,11 +354,11 @@ def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple
     "Use L1" although every word of it is the question's own, and "I'd pick L2" voids it,
     however much the answer then says about L1.
     """
-    options = choice_keys(prompt)
-    own = _point_option(point, options) if options else frozenset()
+    choices = choice_keys(prompt)
+    own = _point_option(point, choices) if choices else frozenset()
     if not own:
         return None
-    picks = _picks(answer, options)
+    picks = _picks(answer, choices)
     same = [(at, o) for at, o in picks if _names(o) & own]
     other = [(at, o) for at, o in picks if not _names(o) & own]
     if bool(same) == bool(other):

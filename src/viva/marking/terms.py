@@ -92,7 +92,7 @@ class Analysis:
     content: tuple[int, ...] = field(default=())
     positions: dict[str, tuple[int, ...]] = field(default_factory=dict)
     surfaces: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    # characters whose words are not found (:func:`unframed`): what the answer quotes to reject
+    # characters whose words are not found (:func:`hiding`), e.g. what the answer names to reject
     hidden: tuple[tuple[int, int], ...] = ()
     # what matching works out about this text once and then asks again for every point and
     # phrasing (its clauses, the near spellings of a word); analyses are cached per text
@@ -235,13 +235,18 @@ def analyse(text: str) -> Analysis:
     )
 
 
-@functools.lru_cache(maxsize=4096)
 def unframed(text: str) -> Analysis:
     """``text`` as what it asserts: the words it quotes in order to reject them ("people often
     assume X", :mod:`viva.marking.framing`) are not found. Misconceptions and contradictions are
     looked for here, so naming the wrong idea to set it right is not held against an answer."""
+    return hiding(text, framing.rejected(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def hiding(text: str, spans: tuple[tuple[int, int], ...]) -> Analysis:
+    """``text`` with the words inside ``spans`` not found; content ranks stay those of
+    :func:`analyse`, so positions and evidence still index the whole text."""
     full = analyse(text)
-    spans = framing.rejected(text)
     if not spans:
         return full
     kept = {
