@@ -64,6 +64,22 @@ def test_words_in_quotation_marks_are_mentioned_not_asserted() -> None:
     assert _quoted("A tiny difference comes out 'significant' and it's noise.") == []
 
 
+
+def test_what_you_cannot_conclude_is_rejected() -> None:
+    assert _quoted("You can't strictly say there is a 95 % chance the value is inside.") == [
+        "there is a 95 % chance the value is inside."
+    ]
+    assert _quoted("You cannot conclude that it is better, but it might be.") == ["it is better"]
+
+
+def test_an_option_set_aside_after_it_is_named_is_rejected() -> None:
+    assert _quoted("The natural proportions are what the crawl gave, so I wouldn't go with that.") == [
+        "The natural proportions are what the crawl gave, so"
+    ]
+    # the speaker's own practice is no rejection
+    assert _quoted("I use it daily and would use nothing else.") == []
+
+
 def test_unframed_hides_rejected_words_and_keeps_the_rest() -> None:
     text = "People often think decode is compute-bound. Decode is memory-bound."
     full, asserted = analyse(text), unframed(text)

@@ -49,6 +49,8 @@ _STRONG = re.compile(
             rf"\s+(?:often\s+|usually\s+|commonly\s+|sometimes\s+|tend\s+to\s+|will\s+|might\s+|may\s+|would\s+)?"
             rf"{_BELIEVE}(?:s|ed)?\b(?:\s+that)?",
             r"\bsome\s+(?:would|might|will)\s+(?:say|argue|claim)\b(?:\s+that)?",
+            r"\b(?:you|we|one|i)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|mustn['’]t)\s+"
+            r"(?:\w+ly\s+)?(?:say|claim|conclude|assume|infer)\b(?:\s+that)?",
             rf"\b(?:the\s+|a\s+)?(?:naive|tempting|intuitive|knee-jerk|lazy|wrong|mistaken|common|usual|textbook-wrong)"
             rf"\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b(?:\s+that|\s+to)?",
             r"\bit(?:'s|’s|\s+is|\s+would\s+be)\s+tempting\s+to\s+(?:(?:think|say|assume|conclude|believe|read\s+\w+\s+as)"
@@ -99,10 +101,13 @@ _REBUTTAL_NEXT = re.compile(
     r"|quite\s+the\s+(?:opposite|reverse)\b)",
     re.IGNORECASE,
 )
-# Post-frames: what comes before them in the clause is the rejected belief.
+# Post-frames: what comes before them in the clause is the rejected belief; so is what comes
+# before "(so) I wouldn't go with that" in its sentence.
 _AFTER = re.compile(
     rf"(?:,\s*which\s+)?\b(?:is|are|was|would\s+be)\s+(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_WRONG_NOUNS}\b"
-    r"|\bwould\s+be\s+(?:wrong|a\s+mistake|a\s+bad\s+idea|misleading)\b",
+    r"|\bwould\s+be\s+(?:wrong|a\s+mistake|a\s+bad\s+idea|misleading)\b"
+    r"|\b(?:i|we)(?:['’]d)?\s+(?:wouldn['’]t|would\s+not|won['’]t|don['’]t|do\s+not|never)\s+"
+    r"(?:go\s+with|use|pick|choose|trust|recommend|rely\s+on|do)\s+(?:that|it|this|them|those)\b",
     re.IGNORECASE,
 )
 # A practice named as the subject of its own failure: "multiplying probabilities underflows",
