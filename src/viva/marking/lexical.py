@@ -6,7 +6,8 @@ Marking is a pipeline of small steps, each in its own module:
 
 1. analyse the answer into terms (:mod:`~viva.marking.terms`),
 2. credit each marking point by its best window of evidence (:mod:`~viva.marking.points`),
-3. detect authored misconceptions (:mod:`~viva.marking.misconceptions`),
+3. detect authored misconceptions (:mod:`~viva.marking.misconceptions`) in what the answer
+   asserts, not in what it names only to reject (:mod:`~viva.marking.framing`),
 4. combine into a score (:mod:`~viva.marking.scoring`), then apply the guards
    (:mod:`~viva.marking.guards`) that cap answers which are not answers.
 

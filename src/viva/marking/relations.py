@@ -295,7 +295,12 @@ def own_option_view(point: str, prompt: str, answer: Analysis) -> Analysis | Non
     other = {s for s, named in by_sentence.items() if own[0] not in named}
     if not other:
         return None
-    return hiding(answer.text, tuple((t.start, t.end) for t in answer.terms if t.sentence in other))
+    spans: dict[int, tuple[int, int]] = {}
+    for t in answer.terms:
+        if t.sentence in other:
+            start, _ = spans.get(t.sentence, (t.start, t.end))
+            spans[t.sentence] = (start, t.end)
+    return hiding(answer.text, tuple(spans.values()))
 
 
 def _picks(text: Analysis, choices: frozenset[str]) -> list[tuple[int, Term]]:
