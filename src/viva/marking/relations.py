@@ -244,6 +244,19 @@ def _run(text: str, terms: list[Term]) -> list[Term]:
 _ANAPHORS = frozenset(["it", "its", "it's", "this", "that", "they", "these", "those", "them"])
 
 
+@functools.lru_cache(maxsize=2048)
+def _qualifiers(prompt: str) -> tuple[frozenset[str], tuple[bool, ...]]:
+    """The words every option shares ("Nsight"), and for each option (:func:`options`)
+    whether the prompt names it only after one of them, so that "Systems" names Nsight
+    Systems only after "Nsight", not in "system-wide"."""
+    offered = options(prompt)
+    shared = choice_keys(prompt) - frozenset().union(*offered)
+    runs = _option_runs(prompt)
+    return shared, tuple(
+        any(_names(r[0]) & shared and any(_names(t) & o for t in r[1:]) for r in runs) for o in offered
+    )
+
+
 def _options_named(answer: Analysis, prompt: str) -> dict[int, set[int]]:
     """For each sentence of ``answer``, the options (:func:`options`) it is about: those it
     names, as the prompt does ("Nsight Systems", not the "system" of "system-wide"), or, for a
@@ -253,12 +266,7 @@ def _options_named(answer: Analysis, prompt: str) -> dict[int, set[int]]:
     if found is not None:
         return found  # type: ignore[return-value]  # the memo holds what this function stored
     offered = options(prompt)
-    shared = choice_keys(prompt) - frozenset().union(*offered)
-    runs = _option_runs(prompt)
-    # "Systems" names its option only after "Nsight" when the prompt names it so
-    qualify = [
-        any(_names(r[0]) & shared and any(_names(t) & o for t in r[1:]) for r in runs) for o in offered
-    ]
+    shared, qualify = _qualifiers(prompt)
     words = [t for t in answer.terms if not t.negator]
     named: dict[int, set[int]] = {}
     for k, term in enumerate(words):
@@ -266,10 +274,12 @@ def _options_named(answer: Analysis, prompt: str) -> dict[int, set[int]]:
         for i, o in enumerate(offered):
             if _names(term) & o and (qualified or not qualify[i]):
                 named.setdefault(term.sentence, set()).add(i)
-    sentences = sorted({t.sentence for t in answer.tokens})
-    for previous, sentence in itertools.pairwise(sentences):
-        opening = next((t.norm for t in answer.tokens if t.sentence == sentence and not t.filler), "")
-        if sentence not in named and previous in named and opening in _ANAPHORS:
+    opening: dict[int, str] = {}  # each sentence's first word that is no filler ("" if none)
+    for token in answer.tokens:
+        if not opening.get(token.sentence):
+            opening[token.sentence] = "" if token.filler else token.norm
+    for previous, sentence in itertools.pairwise(sorted(opening)):
+        if sentence not in named and previous in named and opening[sentence] in _ANAPHORS:
             named[sentence] = named[previous]
     answer.memo[key] = named
     return named
