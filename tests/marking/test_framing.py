@@ -33,14 +33,22 @@ def test_a_weak_frame_rejects_only_when_a_rebuttal_follows() -> None:
     assert _quoted("It looks like decode is compute-bound, so add more GPUs.") == []
 
 
+def test_a_reported_claim_opening_a_later_sentence_is_framed() -> None:
+    """Sentences after the first start with a space; "saying X is really Y" reframes X."""
+    text = "It's the method; saying there's a 95 percent chance it's inside is really a Bayesian claim."
+    assert _quoted(text) == ["there's a 95 percent chance it's inside is really a Bayesian claim."]
+    assert _quoted("It is fine. Thinking that dropout helps here misses the point, actually.") == [
+        "dropout helps here misses the point"
+    ]
+
+
 def test_a_frame_inside_a_clause_is_not_a_frame() -> None:
-    """"people assume" in the middle of a clause is part of the candidate's own claim."""
+    """ "people assume" in the middle of a clause is part of the candidate's own claim."""
     assert _quoted("Serving slows down when people assume large batches.") == []
 
 
 def test_a_post_frame_rejects_what_comes_before_it() -> None:
     assert _quoted("Calling decode compute-bound would be a mistake.") == ["Calling decode compute-bound"]
-
 
 
 def test_a_practice_named_as_the_subject_of_its_failure_is_rejected() -> None:
@@ -62,7 +70,6 @@ def test_words_in_quotation_marks_are_mentioned_not_asserted() -> None:
     ]
     # one scare-quoted word, and apostrophes, are not quotations
     assert _quoted("A tiny difference comes out 'significant' and it's noise.") == []
-
 
 
 def test_what_you_cannot_conclude_is_rejected() -> None:
@@ -115,7 +122,6 @@ def test_the_marker_still_hears_a_belief_stated_after_the_turn(decode_question: 
     marking = get_backend("lexical").mark(decode_question, asserting)
     assert [m.misconception_id for m in marking.misconceptions] == ["compute-bound"]
     assert marking.verdict != "strong"
-
 
 
 def _phases() -> Question:

@@ -42,3 +42,27 @@ def test_a_wrong_figure_is_stated_only_by_saying_it(decode_question: Question) -
     )
     assert _ids(question, "Adam keeps 4 bytes of state per parameter for its moments") == ["four-bytes"]
     assert _ids(question, "Adam keeps 8 bytes of state per parameter for its moments") == []
+
+
+def test_a_range_is_one_clause_so_a_wrong_claim_cannot_borrow_a_neighbouring_sentence(
+    decode_question: Question,
+) -> None:
+    """ "between 2.1 and 3.4" is one claim: its "and" does not let the misconception span two
+    clauses and so pick up "95 percent" from the sentence before."""
+    question = replace(
+        decode_question,
+        misconceptions=(
+            Misconception(
+                "probability-inside",
+                "There's a 95 percent probability that the true lift lies between 2.1 and 3.4.",
+                "The 95 percent describes the procedure, not this interval.",
+            ),
+        ),
+    )
+    said = "There's a 95 percent probability that the true lift lies between 2.1 and 3.4."
+    assert _ids(question, said) == ["probability-inside"]
+    correct = (
+        "About 95 percent of such intervals would contain the true lift. "
+        "The true lift is fixed, so this interval from 2.1 to 3.4 contains it or not."
+    )
+    assert _ids(question, correct) == []

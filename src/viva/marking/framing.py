@@ -78,7 +78,8 @@ _WEAK = re.compile(
             rf"\b(?:the\s+)?(?:obvious|first|easy|natural)\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b"
             r"(?:\s+that|\s+to)?",
             r"\b(?:the\s+)?(?:idea|assumption|belief|claim|notion|intuition|argument)\s+that\b",
-            r"^(?:thinking|assuming|believing|saying|claiming)\b(?:\s+that)?",
+            # a sentence after the first keeps its leading space
+            r"^\s*(?:thinking|assuming|believing|saying|claiming)\b(?:\s+that)?",
             r"\b(?:the\s+)?(?:common|usual|standard|popular|conventional|folk)\s+wisdom\s+(?:is|says)\b(?:\s+that)?",
         ]
     ),
@@ -92,6 +93,7 @@ _TURN = re.compile(
 _REBUTTAL = re.compile(
     r"\b(?:but|however|yet|actually|in\s+fact|in\s+reality|whereas|wrong|false|untrue|backwards|misleading"
     r"|a\s+mistake|the\s+mistake|a\s+myth|not\s+true|isn['’]t\s+true|not\s+the\s+case|isn['’]t\s+the\s+case"
+    r"|(?:is|are)\s+really\s+(?:a|an|the|about|just)"
     r"|doesn['’]t\s+hold|does\s+not\s+hold)\b",
     re.IGNORECASE,
 )

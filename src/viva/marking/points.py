@@ -209,6 +209,7 @@ def _window(
 # contrast word: "unlike prefill, which is compute-bound, decode is memory-bound" is three.
 CONTRAST_WORDS = frozenset(["but", "whereas", "while", "whilst", "although", "though", "however", "unlike"])
 COORDINATION_WORDS = frozenset(["and"])
+PAIRING_WORDS = frozenset(["both", "between"])  # "between 2.1 and 3.4" is one claim, not two
 _HARD_BREAK = frozenset(".;:!?()\n\u2014")
 
 
@@ -223,7 +224,7 @@ def clauses(answer: Analysis) -> tuple[int, ...]:
 def _clauses(answer: Analysis) -> tuple[int, ...]:
     ids: list[int] = []
     current, in_contrast, previous_end = 0, False, None
-    both = False  # "both X and Y" coordinates two things inside one claim
+    both = False  # "both X and Y", "between X and Y": two things inside one claim
     for term in answer.terms:
         if previous_end is not None:
             gap = answer.text[previous_end : term.start]
@@ -236,7 +237,7 @@ def _clauses(answer: Analysis) -> tuple[int, ...]:
             current, in_contrast = current + 1, True
         elif term.surface in COORDINATION_WORDS and not both:
             current += 1
-        both = term.surface == "both" or (both and term.surface not in COORDINATION_WORDS)
+        both = term.surface in PAIRING_WORDS or (both and term.surface not in COORDINATION_WORDS)
         if term.content:
             ids.append(current)
     return tuple(ids)
