@@ -224,6 +224,13 @@ def test_options_are_the_named_things_a_prompt_offers() -> None:
     assert options("Tell me about a time you pushed back on a metric or target.") == ()
 
 
+def test_names_the_prompt_tells_apart_are_options_without_an_or() -> None:
+    """FP16 and BF16 share a concept (both half precision) and the prompt asks about each."""
+    found = options("Why does FP16 training need loss scaling, and why does BF16 usually not?")
+    assert sorted(sorted(o) for o in found) == [["bf16"], ["fp16"]]
+    assert options("Why does FP16 training need loss scaling?") == ()
+
+
 PROFILERS = Question(
     topic_id="profiling",
     section_id="tools",

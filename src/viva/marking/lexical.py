@@ -149,13 +149,6 @@ class LexicalBackend:
         results = [
             _with_pick(r, p, question.prompt, analysis) for r, p in zip(results, question.points, strict=True)
         ]
-        apart = distinct_concepts(question.prompt)
-        if apart:
-            named = _options_by_sentence(analysis, apart)
-            results = [
-                _about_the_other(r, own, named, analysis)
-                for r, own in zip(results, _named_options(question, apart), strict=True)
-            ]
         found = detect(question, asserted) if question.misconceptions else []
         if found:
             results = [_not_from(r, found) for r in results]
@@ -169,39 +162,6 @@ class LexicalBackend:
         else:
             base = scoring.authored_score(question, results)
         return build_marking(question, answer, analysis, results, found, base, self.name, self.version)
-
-
-@functools.lru_cache(maxsize=2048)
-def _named_options(question: Question, apart: frozenset[str]) -> tuple[frozenset[str], ...]:
-    """For each point, the stems of the options it names among those the prompt sets apart."""
-    return tuple(
-        frozenset(t.stem for t in analyse(p.text).content_terms() if t.keys & apart) for p in question.points
-    )
-
-
-def _options_by_sentence(analysis: Analysis, apart: frozenset[str]) -> dict[int, set[str]]:
-    """For each sentence of the answer that names options the question sets apart, their stems."""
-    named: dict[int, set[str]] = {}
-    for term in analysis.content_terms():
-        if term.keys & apart:
-            named.setdefault(term.sentence, set()).add(term.stem)
-    return named
-
-
-def _about_the_other(
-    result: PointResult, own: frozenset[str], named: dict[int, set[str]], analysis: Analysis
-) -> PointResult:
-    """``result``, unless the point is about one of the options the question sets apart and
-    every word it rests on sits in a sentence that names only another (``named``, from
-    :func:`_options_by_sentence`): "BF16 has eight exponent bits, so the same range" makes no
-    point about FP16's exponent bits."""
-    if not own or not result.evidence or result.contradicted:
-        return result
-    content = analysis.content_terms()
-    used = {t.sentence for t in content if any(a <= t.start < b for a, b in result.evidence)}
-    if used and all(named.get(s) and not named[s] & own for s in used):
-        return PointResult(0.0, (), False)
-    return result
 
 
 def _asserted(claims: list[Target], analysis: Analysis, asserted: Analysis) -> PointResult:

@@ -9,9 +9,10 @@ the answer has asserted the reverse relation and the point earns nothing. So doe
 ratio of figures divided the other way round (:func:`inverted`).
 
 Who is what also depends on which option a sentence is about: in a question that offers
-named options ("Nsight Systems or Nsight Compute?"), a point about one is read only in the
-sentences about it or about none (:func:`own_option_view`), and a pick of another option
-voids a point that picks one (:func:`picked`).
+named options ("Nsight Systems or Nsight Compute?") or tells named things apart ("why does FP16
+need loss scaling and BF16 not?"), a point about one is read only in the sentences about it or
+about none (:func:`own_option_view`), and a pick of another option voids a point that picks one
+(:func:`picked`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from viva.bank.model import Question
 from viva.language import stem
 from viva.marking.framing import inside
 from viva.marking.points import Target, clauses, near_number
-from viva.marking.terms import Analysis, Term, analyse, hiding
+from viva.marking.terms import Analysis, Term, analyse, distinct_concepts, hiding
 from viva.marking.worked import number_value
 
 
@@ -196,6 +197,18 @@ def options(prompt: str) -> tuple[frozenset[str], ...]:
     named = [frozenset(k for t in run for k in _names(t)) for run in runs]
     own = [o - frozenset().union(*(p for j, p in enumerate(named) if j != i)) for i, o in enumerate(named)]
     found = tuple(dict.fromkeys(o for o in own if o))
+    return found if len(found) > 1 else _told_apart(prompt)
+
+
+def _told_apart(prompt: str) -> tuple[frozenset[str], ...]:
+    """Names the prompt tells apart without offering a choice, each an option: "why does FP16
+    need loss scaling and BF16 not?" is about two formats that share a concept
+    (:func:`viva.marking.terms.distinct_concepts`). Empty unless there are two or more."""
+    apart = distinct_concepts(prompt)
+    if not apart:
+        return ()
+    terms = [t for t in analyse(prompt).content_terms() if t.keys & apart and _a_name(prompt, t)]
+    found = tuple(dict.fromkeys(n for n in (_names(t) for t in terms) if n))
     return found if len(found) > 1 else ()
 
 
