@@ -23,6 +23,7 @@ from viva.marking.embedding import Embedder, Encoded, load_embedder
 from viva.marking.lexical import LexicalBackend, build_marking, prompt_keys, reference_features
 from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult
 from viva.marking.reference import is_reference_only
+from viva.marking.relations import own_option_view
 from viva.marking.result import Marking
 from viva.marking.terms import Analysis
 from viva.marking.text import STOPWORDS, stem
@@ -143,11 +144,17 @@ class SemanticBackend(EmbeddingMarker):
         best: list[Similar] = []
         for point in question.points:
             targets = [self._cached(point.text).vector, *(self._cached(a).vector for a in point.accept)]
+            view = own_option_view(point.text, question.prompt, analysis)
+            hidden = view.hidden if view is not None else ()
             best.append(
                 max(
-                    (_cosine(t, e.vector), span)
-                    for t in targets
-                    for e, span in zip(encoded, pieces, strict=True)
+                    (
+                        (_cosine(t, e.vector), span)
+                        for t in targets
+                        for e, span in zip(encoded, pieces, strict=True)
+                        if not _about_another_option(span, hidden)
+                    ),
+                    default=(0.0, (0, 0)),
                 )
             )
         recall = alignment_recall(self._cached(question.answer), encoded, prompt_keys(question.prompt))
@@ -173,6 +180,14 @@ class SemanticBackend(EmbeddingMarker):
         else:
             base = scoring.authored_score(question, blended)
         return build_marking(question, answer, analysis, blended, found, base, self.name, self.version)
+
+
+def _about_another_option(span: tuple[int, int], hidden: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a chunk takes in a sentence about another option than the point's
+    (:func:`viva.marking.relations.own_option_view`): what that sentence says, it says of that
+    option, and the whole-answer chunk would carry it back in."""
+    start, end = span
+    return any(start < b and a < end for a, b in hidden)
 
 
 def _blend(result: PointResult, similar: Similar) -> PointResult:
