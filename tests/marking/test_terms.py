@@ -57,3 +57,16 @@ def test_contractions_and_rather_than_negate() -> None:
 def test_antonyms_are_attached() -> None:
     term = analyse("compute-bound").content_terms()[0]
     assert "#memory-bound" in term.anti
+
+
+def test_no_denies_the_noun_not_where_it_comes_from() -> None:
+    """ "No autocorrelation from time series" says nothing against time series; "of", "to" and
+    "for" stay inside the denial ("no sign of overfitting", "no need to scale the loss")."""
+
+    def denied(text: str) -> list[str]:
+        return [t.surface for t in analyse(text).content_terms() if t.negated]
+
+    assert denied("no autocorrelation from time series or repeated measures") == ["autocorrelation"]
+    assert denied("without padding in the batch") == ["padding"]
+    assert denied("no sign of overfitting") == ["sign", "overfitting"]
+    assert denied("there is no need to scale the loss") == ["need", "scale", "loss"]

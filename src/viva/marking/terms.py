@@ -52,6 +52,13 @@ CLAUSE_BREAKS = frozenset(
 )
 CONTRASTING = frozenset(["vs", "versus", "rather", "instead", "difference", "differ", "unlike", "whereas"])
 NEGATION_REACH = 4  # content terms a negation covers, at most
+# "no" and "without" deny a noun; a phrase after it that says where it comes from or where it
+# is ("no autocorrelation from time series", "without padding in the batch") is not denied.
+# "of", "to" and "for" stay inside: "no sign of overfitting", "no need to scale the loss".
+DENYING_DETERMINERS = frozenset(["no", "without"])
+MODIFIER_PREPOSITIONS = frozenset(
+    ["from", "in", "on", "at", "by", "with", "across", "during", "after", "before", "within", "between"]
+)
 # "doesn't make it more robust": a pronoun between a verb and a comparison is the verb's object,
 # not the start of a new clause, so the negation reaches past it to what it denies.
 OBJECT_PRONOUNS = frozenset(["it", "this", "you"])
@@ -292,6 +299,8 @@ def _with_negation(terms: list[Term], text: str) -> list[Term]:
                 break
             if other.brk and j > i + 1 and not _object_pronoun(terms, j, text):
                 break
+            if reached and term.stem in DENYING_DETERMINERS and other.stem in MODIFIER_PREPOSITIONS:
+                break  # "no autocorrelation from time series" denies the autocorrelation only
             if other.content:
                 flips[j] = not flips[j]
                 reached += 1
