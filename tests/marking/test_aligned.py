@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.marking.conftest import SWAPPED_PROFILERS
 from viva.bank import load_bank
-from viva.bank.model import MarkingPoint, Question
+from viva.bank.model import Question
 from viva.marking import get_backend
 from viva.marking.aligned import (
     ALIGNED_FROM,
@@ -216,25 +217,12 @@ def test_the_marker_threads_setting_reaches_the_model() -> None:
     assert built._embed._session.get_session_options().intra_op_num_threads == 2  # type: ignore[attr-defined]
 
 
-def test_alignment_does_not_credit_what_is_said_of_another_option(marker: AlignedBackend) -> None:
+def test_alignment_does_not_credit_what_is_said_of_another_option(
+    marker: AlignedBackend, profiler_question: Question
+) -> None:
     """Similarity cannot tell which tool a sentence is about; the sentences that name only the
     other option are hidden from each point's alignment, as from its words."""
-    question = Question(
-        topic_id="profiling",
-        section_id="tools",
-        id="choosing-a-profiler",
-        prompt="When would you use the PyTorch profiler, Nsight Systems, or Nsight Compute?",
-        answer="Nsight Systems shows the whole timeline. Nsight Compute analyses one kernel's stalls.",
-        points=(
-            MarkingPoint("nsys", "Nsight Systems gives a system-wide timeline of threads, kernels, copies."),
-            MarkingPoint("ncu", "Nsight Compute analyses a single kernel's occupancy, bandwidth, stalls."),
-        ),
-    )
-    swapped = (
-        "Nsight Compute is the whole-application view, showing every CPU thread, kernel launch and memory "
-        "copy over time. Nsight Systems zooms into one kernel's occupancy, bandwidth and warp stalls."
-    )
-    marking = marker.mark(question, swapped)
+    question = profiler_question
+    marking = marker.mark(question, SWAPPED_PROFILERS)
     assert [p.status for p in marking.points] == ["missed", "missed"]
     assert marking.verdict == "weak"
-

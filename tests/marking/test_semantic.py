@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from viva.bank.model import MarkingPoint, Question
+from tests.marking.conftest import SWAPPED_PROFILERS
+from viva.bank.model import Question
 from viva.marking import get_backend, mark
 from viva.marking.backends import Marker
 
@@ -40,25 +41,13 @@ def test_model_answer_strong_and_deterministic(backend: Marker, decode_question:
     assert first == backend.mark(decode_question, decode_question.answer)
 
 
-def test_similarity_does_not_credit_what_is_said_of_another_option(backend: Marker) -> None:
+def test_similarity_does_not_credit_what_is_said_of_another_option(
+    backend: Marker, profiler_question: Question
+) -> None:
     """A sentence about Nsight Compute is no evidence for a point about Nsight Systems, however
     alike the two read: such sentences are set aside for each point, as the words are."""
-    question = Question(
-        topic_id="profiling",
-        section_id="tools",
-        id="choosing-a-profiler",
-        prompt="When would you use the PyTorch profiler, Nsight Systems, or Nsight Compute?",
-        answer="Nsight Systems shows the whole timeline. Nsight Compute analyses one kernel's stalls.",
-        points=(
-            MarkingPoint("nsys", "Nsight Systems gives a system-wide timeline of threads, kernels, copies."),
-            MarkingPoint("ncu", "Nsight Compute analyses a single kernel's occupancy, bandwidth, stalls."),
-        ),
-    )
-    swapped = (
-        "Nsight Compute is the whole-application view, showing every CPU thread, kernel launch and memory "
-        "copy over time. Nsight Systems zooms into one kernel's occupancy, bandwidth and warp stalls."
-    )
-    marking = backend.mark(question, swapped)
+    question = profiler_question
+    marking = backend.mark(question, SWAPPED_PROFILERS)
     # the Compute sentence reads like the Systems point; only its own option's sentence counts
     assert marking.points[0].status == "missed" and marking.verdict != "strong"
     right = backend.mark(
