@@ -1,3 +1,5 @@
+from viva.marking.points import match, target
+from viva.marking.terms import analyse
 from viva.marking.text import stem, tokenize
 
 
@@ -50,3 +52,18 @@ def test_a_comma_between_other_digits_still_separates() -> None:
     tokens = tokenize("stages 1,2 and 3")
     assert [t.norm for t in tokens][:3] == ["stages", "1", "2"]
     assert tokens[1].clause != tokens[2].clause
+
+
+def test_maths_symbols_are_the_words_said_for_them() -> None:
+    text = "1 − ρ² and σ²/δ²"
+    tokens = tokenize(text)
+    spoken = "1 minus rho squared and sigma squared delta squared"
+    assert [t.norm for t in tokens] == spoken.split()
+    assert text[tokens[2].start : tokens[2].end] == "ρ"
+
+
+def test_a_typed_formula_meets_the_spoken_point() -> None:
+    point = target("Variance falls by a factor of one minus rho squared.", frozenset())
+    typed = match(point, analyse("CUPED cuts the variance by a factor of 1 − ρ²."))
+    spoken = match(point, analyse("CUPED cuts the variance by a factor of one minus rho squared."))
+    assert typed.coverage == spoken.coverage > 0.8

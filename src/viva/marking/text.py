@@ -3,13 +3,15 @@
 Every token remembers ``answer[start:end]`` so evidence can point at the candidate's own
 words. Normalisation is what makes speech and typing look the same to the marker:
 lower case, spelled-out numbers become digits ("sixteen bit" -> ``16`` ``bit``), glued
-units are split ("80gb" -> ``80`` ``gb``), fillers ("um", "so basically") are marked so
+units are split ("80gb" -> ``80`` ``gb``), a maths symbol is the word said for it
+("1 − ρ²" -> ``1`` ``minus`` ``rho`` ``squared``), fillers ("um", "so basically") are marked so
 they neither count as words nor break a phrase, and each word gets a Snowball stem.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from viva.language import FILLER_PHRASES, FILLERS, NEGATORS, STOPWORDS, stem
@@ -18,7 +20,13 @@ __all__ = ["FILLERS", "FILLER_PHRASES", "NEGATORS", "STOPWORDS", "Token", "stem"
 
 # "1,000" and "12,288" are one number; a comma between other digits ("1,2") separates.
 _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?!\d)"
-_WORD = re.compile(rf"(?:{_THOUSANDS}|\d+)(?:\.\d+)?[A-Za-z]*|[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?")
+# Symbols a typed answer uses for what a spoken one says: "σ²" is "sigma squared".
+_SYMBOL_WORDS = {"²": "squared", "³": "cubed", "√": "root", "−": "minus", "∞": "infinity", "µ": "micro"}
+_GREEK = "\u0391-\u03a9\u03b1-\u03c9"
+_WORD = re.compile(
+    rf"(?:{_THOUSANDS}|\d+)(?:\.\d+)?[A-Za-z]*|[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?"
+    rf"|[{_GREEK}{''.join(_SYMBOL_WORDS)}]"
+)
 _CLAUSE_END = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[;:()\u2014]|\s-\s|[.!?]+(?=\s|$)|\n")
 _SENTENCE_END = re.compile(r"[.!?;:]+(?=\s|$)|\n\s*\n|\n(?=\s*[-*•])")
 _DIGITS_THEN_LETTERS = re.compile(r"^(\d+(?:\.\d+)?)([a-z]+)$")
@@ -98,7 +106,7 @@ def _raw_words(text: str) -> list[Word]:
         while next_clause < len(clause_breaks) and clause_breaks[next_clause] < match.start():
             clause += 1
             next_clause += 1
-        word = match.group().lower().replace("’", "'")
+        word = _spoken(match.group()).lower().replace("’", "'")
         if word[0].isdigit():
             word = word.replace(",", "")
         start, end = match.span()
@@ -110,6 +118,17 @@ def _raw_words(text: str) -> list[Word]:
         else:
             words.append((word, start, end, sentence, clause))
     return words
+
+
+def _spoken(word: str) -> str:
+    """The word said for a symbol ("ρ" -> "rho"); any other word unchanged."""
+    if word in _SYMBOL_WORDS:
+        return _SYMBOL_WORDS[word]
+    if len(word) == 1 and not word.isascii():
+        name = unicodedata.name(word, "")  # GREEK SMALL LETTER RHO
+        if name.startswith("GREEK"):
+            return name.rsplit(" ", 1)[-1].replace("LAMDA", "LAMBDA")
+    return word
 
 
 def _number_run(words: list[Word], i: int) -> tuple[int, int] | None:
