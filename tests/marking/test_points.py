@@ -1,4 +1,4 @@
-from viva.marking.points import mark_claims, match, target
+from viva.marking.points import clauses, mark_claims, match, target
 from viva.marking.terms import analyse, distinct_concepts
 
 NONE: frozenset[str] = frozenset()
@@ -155,3 +155,12 @@ def test_short_and_long_forms_of_one_word() -> None:
         ).coverage
         == 1
     )
+
+
+def test_a_wrapped_line_is_one_clause_and_a_blank_line_or_list_item_breaks() -> None:
+    """Typed answers and the bank's own wrapped texts break lines mid-sentence: a bare line
+    break must not split "that's position\\nbias" into two claims."""
+    wrapped = analyse("the top slot gets clicks, that's position\nbias")
+    assert len(set(clauses(wrapped))) == 1
+    assert len(set(clauses(analyse("position\n\nbias")))) == 2
+    assert len(set(clauses(analyse("reasons:\n- position\n- bias")))) == 3

@@ -67,3 +67,8 @@ def test_a_typed_formula_meets_the_spoken_point() -> None:
     typed = match(point, analyse("CUPED cuts the variance by a factor of 1 − ρ²."))
     spoken = match(point, analyse("CUPED cuts the variance by a factor of one minus rho squared."))
     assert typed.coverage == spoken.coverage > 0.8
+
+
+def test_a_line_break_inside_a_sentence_keeps_the_clause() -> None:
+    tokens = tokenize("it won't\nhold for new patients\n\nnext")
+    assert tokens[0].clause == tokens[3].clause != tokens[-1].clause

@@ -10,6 +10,7 @@ knowing the answer. The evidence is the character spans of the matched words.
 from __future__ import annotations
 
 import functools
+import re
 from bisect import bisect_left
 from dataclasses import dataclass, replace
 
@@ -210,7 +211,9 @@ def _window(
 CONTRAST_WORDS = frozenset(["but", "whereas", "while", "whilst", "although", "though", "however", "unlike"])
 COORDINATION_WORDS = frozenset(["and"])
 PAIRING_WORDS = frozenset(["both", "between"])  # "between 2.1 and 3.4" is one claim, not two
-_HARD_BREAK = frozenset(".;:!?()\n\u2014")
+_HARD_BREAK = frozenset(".;:!?()\u2014")
+# A line break inside a sentence is wrapping, not a break: only a blank line or a new list item is.
+_LINE_BREAK = re.compile(r"\n\s*\n|\n\s*(?:[-*\u2022]|\d+[.)])\s")
 
 
 def clauses(answer: Analysis) -> tuple[int, ...]:
@@ -228,7 +231,7 @@ def _clauses(answer: Analysis) -> tuple[int, ...]:
     for term in answer.terms:
         if previous_end is not None:
             gap = answer.text[previous_end : term.start]
-            if any(c in _HARD_BREAK for c in gap):
+            if any(c in _HARD_BREAK for c in gap) or _LINE_BREAK.search(gap):
                 current, in_contrast = current + 1, False
             elif "," in gap and in_contrast:
                 current += 1

@@ -27,7 +27,10 @@ _WORD = re.compile(
     rf"(?:{_THOUSANDS}|\d+)(?:\.\d+)?[A-Za-z]*|[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?"
     rf"|[{_GREEK}{''.join(_SYMBOL_WORDS)}]"
 )
-_CLAUSE_END = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[;:()\u2014]|\s-\s|[.!?]+(?=\s|$)|\n")
+# A line break alone is wrapping; a blank line or a new list item ends a clause and a sentence.
+_CLAUSE_END = re.compile(
+    r"(?<!\d),|,(?!\d{3}(?!\d))|[;:()\u2014]|\s-\s|[.!?]+(?=\s|$)|\n\s*\n|\n(?=\s*[-*•])"
+)
 _SENTENCE_END = re.compile(r"[.!?;:]+(?=\s|$)|\n\s*\n|\n(?=\s*[-*•])")
 _DIGITS_THEN_LETTERS = re.compile(r"^(\d+(?:\.\d+)?)([a-z]+)$")
 
