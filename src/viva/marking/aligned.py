@@ -24,7 +24,7 @@ from viva.marking.embedding import Encoded
 from viva.marking.lexical import build_marking, prompt_keys, reference_features
 from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge, near_number
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import own_option_view
+from viva.marking.relations import about_others, label_frames
 from viva.marking.result import Marking
 from viva.marking.semantic import EmbeddingMarker, alignment_recall, piece_weights
 from viva.marking.terms import analyse
@@ -125,7 +125,7 @@ def point_alignment(
     words that the point's content words aligned with at :data:`EVIDENCE_AT` or better.
     Figures and versioned names in ``point_text`` align only with themselves
     (:func:`exact_words`); answer pieces inside ``hidden`` (sentences about another option,
-    :func:`viva.marking.relations.own_option_view`) align with nothing.
+    :func:`viva.marking.relations.about_others`) align with nothing.
     """
     import numpy as np
 
@@ -183,10 +183,10 @@ class AlignedBackend(EmbeddingMarker):
         prompt = prompt_keys(question.prompt)
         analysis = analyse(answer)
         found = []
-        for p in question.points:
-            view = own_option_view(p.text, question.prompt, analysis)
-            hidden = view.hidden if view is not None else ()
-            found.append(point_alignment(self._cached(p.text), p.text, encoded, answer, prompt, hidden))
+        for i, (p, frame) in enumerate(zip(question.points, label_frames(question), strict=True)):
+            hidden = about_others(question, i, analysis)
+            demote = prompt | frame
+            found.append(point_alignment(self._cached(p.text), p.text, encoded, answer, demote, hidden))
         return found
 
     def reference_recall(self, question: Question, answer: Encoded) -> float:

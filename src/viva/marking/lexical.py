@@ -35,9 +35,9 @@ from viva.marking.points import (
     target,
 )
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import inverted, opposed, own_option_view, picked, subjects
+from viva.marking.relations import about_others, inverted, label_frames, opposed, picked, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
-from viva.marking.terms import Analysis, analyse, distinct_concepts, unframed
+from viva.marking.terms import Analysis, analyse, distinct_concepts, hiding, unframed
 
 VERSION = "1.0"
 
@@ -80,14 +80,14 @@ def _known_keys(question: Question) -> frozenset[str]:
 @functools.lru_cache(maxsize=2048)
 def point_claims(question: Question) -> tuple[tuple[Target, ...], ...]:
     """For each point: its text, then each accepted phrasing, as claims."""
-    demote = prompt_keys(question.prompt)
+    prompt = prompt_keys(question.prompt)
     apart = distinct_concepts(question.prompt)
     return tuple(
         (
-            target(p.text, demote, distinct=apart),
-            *(target(a, demote, accept=True, distinct=apart) for a in p.accept),
+            target(p.text, prompt | frame, distinct=apart),
+            *(target(a, prompt | frame, accept=True, distinct=apart) for a in p.accept),
         )
-        for p in question.points
+        for p, frame in zip(question.points, label_frames(question), strict=True)
     )
 
 
@@ -136,11 +136,11 @@ class LexicalBackend:
         asserted = unframed(answer)  # without what the answer names only to reject it
         results = [
             _with_story(
-                _own_option(_asserted(list(claims), analysis, asserted), claims, point, question, analysis),
+                _own_option(_asserted(list(claims), analysis, asserted), claims, i, question, analysis),
                 point,
                 analysis,
             )
-            for claims, point in zip(point_claims(question), question.points, strict=True)
+            for i, (claims, point) in enumerate(zip(point_claims(question), question.points, strict=True))
         ]
         for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
             against = opposed(claims[0], subject, asserted) or inverted(question.points[i].text, answer)
@@ -177,19 +177,20 @@ def _asserted(claims: list[Target], analysis: Analysis, asserted: Analysis) -> P
 def _own_option(
     result: PointResult,
     claims: tuple[Target, ...],
-    point: MarkingPoint,
+    index: int,
     question: Question,
     analysis: Analysis,
 ) -> PointResult:
-    """``result``, or less when its words are found only in sentences about another of the
-    options the prompt offers (:func:`viva.marking.relations.own_option_view`)."""
+    """``result``, or less when its words are found only where the answer speaks of another
+    option the prompt offers or another numbered stage or step than the point's own
+    (:func:`viva.marking.relations.about_others`)."""
     if result.contradicted or not result.credit:
         return result
-    view = own_option_view(point.text, question.prompt, analysis)
-    if view is None:
+    others = about_others(question, index, analysis)
+    if not others:
         return result
-    own = mark_claims(list(claims), view)
-    return own if own.credit < result.credit else result
+    own = mark_claims(list(claims), hiding(analysis.text, others))
+    return own if own.credit <= result.credit else result
 
 
 def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) -> PointResult:

@@ -392,3 +392,104 @@ def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple
     if bool(same) == bool(other):
         return None
     return bool(same), tuple((at, o.end) for at, o in same or other)
+
+
+# "Stage 1 shards ...", "step 51 ...", "L2 ...": a point that opens with a word and a number
+# (not "Stages 1 and 2 ...", which names two).
+_LABEL = re.compile(
+    r"^\W*(?:(?:the|a|an)\s+)?([A-Za-z]+)[\s-]?(\d+)\b(?!\s*(?:,|and|or|to)\s*\d)", re.IGNORECASE
+)
+_LIST_JOINS = frozenset(["and", "or", "to"])
+
+
+@functools.lru_cache(maxsize=2048)
+def labels(question: Question) -> tuple[tuple[str, str] | None, ...]:
+    """For each point, the numbered label it opens with, as (word stem, number), when another
+    point opens with the same word and another number: "Stage 1 shards the optimizer state"
+    and "Stage 3 shards the parameters" are about stage 1 and stage 3; else None."""
+    found: list[tuple[str, str] | None] = []
+    for point in question.points:
+        opening = _LABEL.match(point.text)
+        found.append((stem(opening.group(1).lower()), opening.group(2)) if opening else None)
+    numbers: dict[str, set[str]] = {}
+    for label in found:
+        if label:
+            numbers.setdefault(label[0], set()).add(label[1])
+    return tuple(label if label and len(numbers[label[0]]) > 1 else None for label in found)
+
+
+def _label_mentions(answer: Analysis, head: str) -> list[tuple[int, int, frozenset[str]]]:
+    """(token index, sentence, numbers) for each place ``answer`` names a label of the family
+    ``head``: "stage 2", "stage-2", "l2", and "stages 2 and 3" (both numbers)."""
+    tokens = [t for t in answer.tokens if not t.filler]
+    found = []
+    for i, token in enumerate(tokens):
+        numbers: list[str] = []
+        if token.norm[len(head) :].isdigit() and token.norm.startswith(head) and len(token.norm) > len(head):
+            numbers.append(token.norm[len(head) :])
+        elif token.stem == head:
+            j = i + 1
+            while j < len(tokens) and tokens[j].sentence == token.sentence:
+                if tokens[j].norm.isdigit():
+                    numbers.append(tokens[j].norm)
+                elif not (numbers and tokens[j].norm in _LIST_JOINS):
+                    break
+                j += 1
+        if numbers:
+            found.append((i, token.sentence, frozenset(numbers)))
+    return found
+
+
+def own_label_view(question: Question, index: int, answer: Analysis) -> Analysis | None:
+    """``answer`` without what it says about another numbered label than the one point
+    ``index`` opens with (:func:`labels`), or None when there is nothing to hide.
+
+    "Stage 1 shards the model parameters, stage 2 adds the gradients, and stage 3 shards the
+    optimizer states" has every word of "Stage 1 shards the optimizer state", but says it of
+    stage 3: from each mention of another label to the next mention or the end of its
+    sentence, the words are not this point's.
+    """
+    label = labels(question)[index]
+    if label is None:
+        return None
+    head, number = label
+    mentions = _label_mentions(answer, head)
+    if not any(number not in numbers for _, _, numbers in mentions):
+        return None
+    tokens = [t for t in answer.tokens if not t.filler]
+    spans = []
+    for k, (i, sentence, numbers) in enumerate(mentions):
+        if number in numbers:
+            continue
+        last = i
+        stop = mentions[k + 1][0] if k + 1 < len(mentions) else len(tokens)
+        while last + 1 < stop and tokens[last + 1].sentence == sentence:
+            last += 1
+        spans.append((tokens[i].start, tokens[last].end))
+    return hiding(answer.text, tuple(spans))
+
+
+def about_others(question: Question, index: int, answer: Analysis) -> tuple[tuple[int, int], ...]:
+    """What ``answer`` says of another option (:func:`own_option_view`) or another numbered
+    label (:func:`own_label_view`) than point ``index`` is about: no evidence for that point."""
+    views = (
+        own_option_view(question.points[index].text, question.prompt, answer),
+        own_label_view(question, index, answer),
+    )
+    return tuple(sorted(span for view in views if view is not None for span in view.hidden))
+
+
+@functools.lru_cache(maxsize=2048)
+def label_frames(question: Question) -> tuple[frozenset[str], ...]:
+    """For each labelled point (:func:`labels`), the words it shares with another point of its
+    family: "shards" in "Stage 1 shards the optimizer state" and "Stage 3 shards the parameters"
+    is the frame every stage fills, so it says nothing of stage 1 in particular and weighs as
+    little as the question's own words. Words only, not concepts: "parameters" and "master
+    weights" share one, yet they are what tells stage 3 from stage 1."""
+    found = labels(question)
+    keys = [frozenset(k for t in analyse(p.text).content_terms() for k in _names(t)) for p in question.points]
+    frames = []
+    for i, label in enumerate(found):
+        family = [j for j, other in enumerate(found) if j != i and label and other and other[0] == label[0]]
+        frames.append(frozenset(k for j in family for k in keys[i] & keys[j]))
+    return tuple(frames)

@@ -23,7 +23,7 @@ from viva.marking.embedding import Embedder, Encoded, load_embedder
 from viva.marking.lexical import LexicalBackend, build_marking, prompt_keys, reference_features
 from viva.marking.points import QUESTION_WORD_WEIGHT, PointResult
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import own_option_view
+from viva.marking.relations import about_others
 from viva.marking.result import Marking
 from viva.marking.terms import Analysis
 from viva.marking.text import STOPWORDS, stem
@@ -142,10 +142,9 @@ class SemanticBackend(EmbeddingMarker):
             return [(0.0, (0, 0))] * len(question.points), 0.0
         encoded = self._embed([analysis.text[a:b] for a, b in pieces])
         best: list[Similar] = []
-        for point in question.points:
+        for i, point in enumerate(question.points):
             targets = [self._cached(point.text).vector, *(self._cached(a).vector for a in point.accept)]
-            view = own_option_view(point.text, question.prompt, analysis)
-            hidden = view.hidden if view is not None else ()
+            hidden = about_others(question, i, analysis)
             best.append(
                 max(
                     (
