@@ -12,7 +12,9 @@ Who is what also depends on which option a sentence is about: in a question that
 named options ("Nsight Systems or Nsight Compute?") or tells named things apart ("why does FP16
 need loss scaling and BF16 not?"), a point about one is read only in the sentences about it or
 about none (:func:`own_option_view`), and a pick of another option voids a point that picks one
-(:func:`picked`).
+(:func:`picked`). Points that open with numbered labels ("Stage 1 shards the optimizer state",
+"Stage 3 shards the parameters") are read the same way: what the answer says of stage 3 is no
+evidence for stage 1 (:func:`own_label_view`).
 """
 
 from __future__ import annotations
