@@ -1,9 +1,12 @@
 """The default backend end to end: the behaviours the issue asks for."""
 
 from dataclasses import replace
+from pathlib import Path
 
+from viva.bank import load_bank
 from viva.bank.model import MarkingPoint, Misconception, Question
 from viva.marking import mark
+from viva.marking.lexical import LexicalBackend
 
 
 def test_model_answer_is_strong(decode_question: Question) -> None:
@@ -152,3 +155,17 @@ def test_a_point_about_one_option_is_not_made_in_a_sentence_about_the_other(
     credit = {p.point_id: p.credit for p in about_bf16.points}
     assert credit["fp16-range"] == 0 and credit["bf16-range"] > 0.5
     assert all(p.credit > 0.5 for p in both.points)
+
+
+def test_a_point_is_read_in_what_the_answer_asserts_when_that_earns_more() -> None:
+    """Quoted words are mentioned, not asserted: 'same shape' pulls the whole-answer reading of
+    the power point to a weaker window, and what the answer asserts makes the point."""
+    bank, _ = load_bank(Path(__file__).resolve().parents[2] / "content")
+    question = bank.question("mlops-and-production/ks-large-samples")
+    answer = (
+        "At a million rows per day the KS test has great power, so it rejects 'same shape' for "
+        "drifts much too small to care about. Also correct for testing many features, and rank "
+        "alerts by how much the model leans on each."
+    )
+    power = LexicalBackend().mark(question, answer).points[0]
+    assert power.point_id == "too-much-power" and power.status == "partial", power

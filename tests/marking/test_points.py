@@ -164,3 +164,16 @@ def test_a_wrapped_line_is_one_clause_and_a_blank_line_or_list_item_breaks() -> 
     assert len(set(clauses(wrapped))) == 1
     assert len(set(clauses(analyse("position\n\nbias")))) == 2
     assert len(set(clauses(analyse("reasons:\n- position\n- bias")))) == 3
+
+
+def test_a_direction_word_alone_is_no_evidence() -> None:
+    claim = target("It lowers variance.", NONE)
+    assert match(claim, analyse("L2 shrinks every weight smoothly towards zero.")).coverage == 0
+    assert match(claim, analyse("Turning it up gives lower variance.")).coverage == 1
+
+
+def test_a_direction_word_contradicts_only_in_a_clause_with_what_the_claim_is_about() -> None:
+    claim = target("It raises bias.", NONE)
+    elsewhere = match(claim, analyse("It trades variance for bias: less overfitting."))
+    assert not elsewhere.contradicted and elsewhere.coverage > 0
+    assert match(claim, analyse("It gives less bias.")).contradicted

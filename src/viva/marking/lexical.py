@@ -166,12 +166,14 @@ class LexicalBackend:
 
 def _asserted(claims: list[Target], analysis: Analysis, asserted: Analysis) -> PointResult:
     """The point's result in the whole answer, unless only words the answer rejects
-    (:func:`viva.marking.terms.unframed`) contradict it: then its result in what it asserts.
-    "A common mistake is to skip loss scaling; you need it" does not deny the point."""
+    (:func:`viva.marking.terms.unframed`) contradict it, or what it asserts earns more: then
+    its result in what it asserts. "A common mistake is to skip loss scaling; you need it"
+    does not deny the point."""
     result = mark_claims(claims, analysis)
-    if not result.contradicted or asserted is analysis:
+    if asserted is analysis:
         return result
-    return mark_claims(claims, asserted)
+    own = mark_claims(claims, asserted)
+    return own if result.contradicted or own.credit > result.credit else result
 
 
 def _own_option(

@@ -322,6 +322,10 @@ RELATIONAL = frozenset(
     }
 )
 
+# Relational concepts that only say which way something goes: alone, with
+# nothing they are said of, they are no evidence for a claim (see points.match).
+DIRECTIONS = frozenset({"fast", "slow", "increase", "decrease", "high", "low"})
+
 # Single words a recogniser or a hurried typist produces for another word (stem -> stem).
 SLIPS: dict[str, str] = {
     "bite": "byte",

@@ -15,6 +15,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, replace
 
 from viva.domain import PointStatus
+from viva.marking.lexicon import DIRECTIONS
 from viva.marking.terms import Analysis, Term, analyse
 from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
 
@@ -266,13 +267,22 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     claim_negative = absence or any(t.negated for t in claim.terms)
     clause = clauses(answer) if claim.reach else ()
     reach = claim.reach
+    # A direction word ("lowers", "faster") says which way something moves; found without
+    # anything the claim says moves ("shrinks weights" for "lowers variance") it is no evidence.
+    about = [not _direction(t) for t in claim.terms]
+    needs_subject = any(w > 0 for w, a in zip(claim.weights, about, strict=True) if a)
     best: tuple[float, float, float, list[int]] = (-1e9, 0.0, 0.0, [])
     for anchor in anchors:
         low, high = (anchor - width, anchor + width) if claim.tight else (anchor - width // 2, anchor + width)
         at = clause[anchor] if clause else -1
         matched = contradicted = 0.0  # contradicted is counted at full weight, see below
+        subject: list[int] = []  # where the words the claim is about were found
+        turned: list[tuple[int, float]] = []  # where a direction word was contradicted
         used: list[int] = []
-        for term, weight, (hits, parts, anti) in zip(claim.terms, claim.weights, found, strict=True):
+        for term, weight, is_about, (hits, parts, anti) in zip(
+            claim.terms, claim.weights, about, found, strict=True
+        ):
+            before = len(used)
             share = 1.0
             extra: list[int] = []
             inside = _window(hits, low, high, used, clause, at, reach)
@@ -298,15 +308,31 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
             elif inside:
                 contradicted += share * term.weight
                 used.append(inside[0])
+                if not is_about:
+                    turned.append((inside[0], share * term.weight))
             else:
                 # the opposite word says the opposite claim, and denied it says this one:
                 # "doesn't need loss scaling" for "loss scaling is unnecessary"
                 opposite = _window(anti, low, high, [], clause, at, reach)
-                if any(content[p].negated == term.negated for p in opposite):
+                against = [p for p in opposite if content[p].negated == term.negated]
+                if against:
                     contradicted += term.weight
+                    if not is_about:
+                        turned.append((against[0], term.weight))
                 elif opposite:
                     matched += weight
                     used.append(opposite[0])
+            if is_about:
+                subject.extend(used[before:])
+        if needs_subject and not subject:
+            matched = contradicted = 0.0
+            used = []
+        elif turned and needs_subject:
+            # "less" in "trades variance for bias: less overfitting" is said of overfitting, not
+            # of bias: a direction word contradicts only in a clause with what the claim is about
+            of = clauses(answer)
+            said = {of[p] for p in subject}
+            contradicted -= sum(w for p, w in turned if of[p] not in said)
         value = matched - 1.5 * contradicted
         if value > best[0] + 1e-9:
             best = (value, matched, contradicted, used)
@@ -317,6 +343,11 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     # that question with the other option is exactly the wrong claim.
     raw_total = sum(t.weight for t in claim.terms)
     return ClaimMatch(min(1.0, matched / total), min(1.0, contradicted / raw_total), spans)
+
+
+def _direction(term: Term) -> bool:
+    """A word that only says which way something goes ("raises", "lower", "faster")."""
+    return any(key[1:] in DIRECTIONS for key in term.keys if key.startswith("#"))
 
 
 def _credit_worked_figures(
