@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from viva.bank.model import MarkingPoint, Misconception, Question
+from viva.marking.explain import score_reasons
 from viva.marking.lexical import LexicalBackend
 from viva.marking.relations import options, own_option_view
 from viva.marking.terms import analyse
@@ -279,3 +280,50 @@ def test_a_pronoun_sentence_belongs_to_the_option_before_it() -> None:
     assert view is not None
     hidden = [view.text[a:b] for a, b in view.hidden]
     assert hidden == ["Nsight Compute is for kernels", "it gives a system-wide timeline"]
+
+
+BATCHES = Question(
+    topic_id="gpus",
+    section_id="inference",
+    id="weight-only",
+    prompt="Why does 4-bit weight-only quantization speed up token generation?",
+    answer="Small-batch decode is memory-bound, so reading a quarter of the bytes per weight is faster.",
+    points=(
+        MarkingPoint("decode-memory", "Small-batch decode is memory-bound.", 1.0, ("memory-bound",)),
+        MarkingPoint(
+            "fewer-bytes", "Each weight is a quarter of the bytes to read.", 1.0, ("quarter of the bytes",)
+        ),
+    ),
+    misconceptions=(Misconception("flops", "It does fewer FLOPs.", "The matmul runs in FP16 still."),),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "reversed_"),
+    [
+        ("Small-batch decode is compute-bound, and each weight is a quarter of the bytes.", True),
+        (
+            "Small-batch decode is memory-bound, so a quarter of the bytes per weight is faster; "
+            "it helps far less in large-batch serving, which is compute-bound.",
+            False,
+        ),
+    ],
+)
+def test_a_clause_about_the_opposite_case_is_not_the_reverse_claim(answer: str, reversed_: bool) -> None:
+    marking = LexicalBackend().mark(BATCHES, answer)
+    decode = next(p for p in marking.points if p.point_id == "decode-memory")
+    assert (decode.status == "missed") is reversed_
+    assert ("opposite" in marking.flags) is reversed_
+
+
+def test_the_other_option_picked_costs_what_a_misconception_costs() -> None:
+    """The other point made, but the wrong option picked: the answer is wrong, not half right."""
+    answer = "I'd pick the MoE, even though the MoE needs memory for all of its experts."
+    marking = LexicalBackend().mark(SERVE, answer)
+    assert {p.point_id: p.status for p in marking.points} == {
+        "pick-dense": "missed",
+        "all-experts": "covered",
+    }
+    assert "opposite" in marking.flags
+    assert marking.verdict == "weak", marking.score
+    assert any("other way round" in reason for reason in score_reasons(marking))

@@ -69,6 +69,11 @@ def score_reasons(marking: Marking) -> list[str]:
         )
     if "contradiction" in marking.flags:
         reasons.append("a point said the other way round earns nothing, even where its words appear")
+    if "opposite" in marking.flags:
+        reasons.append(
+            "a point was stated the other way round (another option picked, a relation reversed or a "
+            "ratio inverted): that is a wrong claim, and costs what a misconception costs"
+        )
     reasons += [CAPS[flag] for flag in marking.flags if flag in CAPS]
     made_up = marking.marked_up_for
     if made_up:

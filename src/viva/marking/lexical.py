@@ -145,7 +145,7 @@ class LexicalBackend:
         for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
             against = opposed(claims[0], subject, asserted) or inverted(question.points[i].text, answer)
             if against:
-                results[i] = PointResult(0.0, against, True)
+                results[i] = PointResult(0.0, against, True, opposite=True)
         results = [
             _with_pick(r, p, question.prompt, analysis) for r, p in zip(results, question.points, strict=True)
         ]
@@ -214,7 +214,7 @@ def _with_pick(result: PointResult, point: MarkingPoint, prompt: str, analysis: 
         return result
     made, spans = choice
     if not made:
-        return PointResult(0.0, spans, True)
+        return PointResult(0.0, spans, True, opposite=True)
     return PointResult(1.0, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
 
 
@@ -248,11 +248,16 @@ def build_marking(
 ) -> Marking:
     """Apply misconceptions, contradictions and guards to ``base``; assemble the Marking."""
     flags: list[str] = []
-    score = scoring.after_misconceptions(base, len(found))
+    # a point stated the other way round (another option picked, the relation reversed, the
+    # ratio inverted) is a wrong claim as much as a misconception is, and costs as much
+    opposite = sum(r.opposite for r in results)
+    score = scoring.after_misconceptions(base, len(found) + opposite)
     if found:
         flags.append("misconception")
     if any(r.contradicted for r in results):
         flags.append("contradiction")
+    if opposite:
+        flags.append("opposite")
     for guard in guards.check(analysis, _known_keys(question), scoring.coverage(question, results)):
         flags.append(guard.flag)
         score = min(score, guard.cap)

@@ -428,6 +428,9 @@ class PointResult:
     evidence: tuple[tuple[int, int], ...]
     contradicted: bool
     lexical: float = -1.0  # the credit the words alone earned, when another backend raised it
+    # the answer states the point's opposite: picks another option, reverses the relation or
+    # inverts the ratio (structural readings, unlike a contradicting word in a window)
+    opposite: bool = False
 
     @property
     def made(self) -> bool:

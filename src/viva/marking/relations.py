@@ -100,9 +100,14 @@ def opposed(claim: Target, subject: frozenset[str], answer: Analysis) -> tuple[t
     for rank, clause_id in enumerate(ids):
         if not inside(answer.hidden, content[rank].start, content[rank].end):
             by_clause.setdefault(clause_id, []).append(content[rank])
+    qualifiers = [t for t in claim.terms if t.anti and not _polar(t)]
     for terms in by_clause.values():
         about = [t for t in terms if t.keys & subject]
         if not about:
+            continue
+        if any(_states(t, q.anti, q.negated) for q in qualifiers for t in terms):
+            # "large-batch serving is compute-bound" is the other case of "small-batch decode
+            # is memory-bound", not its reverse: the clause flips a qualifier too
             continue
         for p in polar:
             same = [t for t in terms if _states(t, p.core, p.negated)]

@@ -12,7 +12,10 @@ answer that works must say) and their *marked-up* points (extra credit)::
     score = min(score, BELOW_STRONG)                 if any core point is missed: credit
                                                      below 0.3, or, when only sentence
                                                      similarity found it, below 0.75
-    score = min(MISCONCEPTION_CAP, score * MISCONCEPTION_FACTOR ** misconceptions)
+    score = min(MISCONCEPTION_CAP, score * MISCONCEPTION_FACTOR ** wrong)
+
+where ``wrong`` counts the misconceptions stated and the points stated the other way round
+(another option picked, a relation reversed, a ratio inverted): both are wrong claims.
 
 So an answer that makes every core point and states no misconception is strong (its
 core points alone take it to ``CORE_SHARE``, 0.75); each marked-up point it also makes
