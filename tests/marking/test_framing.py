@@ -178,3 +178,36 @@ def test_a_practice_rejected_by_its_failure_is_no_misconception(decode_question:
     assert detect(question, unframed(answer)) == []
     stated = "Score each beam by multiplying the probabilities along it."
     assert [d.misconception.id for d in detect(question, unframed(stated))] == ["multiply-probabilities"]
+
+
+def test_what_an_unlike_phrase_says_is_said_of_the_other_thing() -> None:
+    assert _quoted("Unlike prefill, which is compute-bound, decode is memory-bound.") == [
+        "prefill, which is compute-bound"
+    ]
+    assert _quoted("Unlike L2, L1 zeroes weights.") == ["L2"]
+    assert _quoted("It behaves unlike anything else, and decode is memory-bound.") == []
+
+
+def test_a_misconception_described_as_the_other_thing_is_not_held_against_the_answer() -> None:
+    boosting = Question(
+        topic_id="classical",
+        section_id="ensembles",
+        id="boosting",
+        prompt="How does gradient boosting build its model?",
+        answer="It adds shallow trees one at a time, each fit to the errors of the model so far.",
+        points=(MarkingPoint("sequential", "Each tree is fit to the errors of the trees before it.", 1.0),),
+        misconceptions=(
+            Misconception(
+                "parallel",
+                "Boosting trains its trees independently and averages them.",
+                "That is bagging; boosting builds trees one after another.",
+            ),
+        ),
+    )
+    answer = (
+        "Unlike a random forest, where trees are trained independently and averaged, boosting "
+        "fits each new tree to the errors of the trees before it."
+    )
+    assert [d.misconception.id for d in detect(boosting, analyse(answer))] == ["parallel"]
+    assert detect(boosting, unframed(answer)) == []
+    assert get_backend("lexical").mark(boosting, answer).verdict == "strong"

@@ -13,7 +13,7 @@ that X is wrong", "you might expect X. It doesn't."), since "it looks like overf
 also how a candidate states their own diagnosis. A few rejections follow what they reject:
 "X would be a mistake", "X ..., so I wouldn't go with that", and a practice named as the
 subject of its own failure ("multiplying the probabilities underflows"). Words in quotation
-marks are mentioned, not asserted.
+marks are mentioned, not asserted, and so is what an opening "unlike X, where ...," says of X.
 
 What a frame covers is no evidence *against* the candidate: it asserts no misconception and
 contradicts no point (:func:`viva.marking.terms.unframed`). It may still earn a point, since
@@ -129,6 +129,12 @@ _FAILS = re.compile(
 _QUOTED = re.compile(
     r"(?:(?<=\s)|^)(?:'|‘|\"|“)(?P<said>[^'‘’\"“”\n]*?\w\s+\w[^'‘’\"“”\n]*?)(?:'|’|\"|”)(?!\w)"
 )
+# "Unlike X, where/which ..., Y": what the opening phrase says, it says of the other thing X,
+# which the answer sets aside; the candidate's own claim starts after its closing comma.
+_UNLIKE = re.compile(
+    r"\bunlike\s+(?P<said>[^,;:.!?]+?(?:,\s*(?:where|which|whose|in\s+which|that|who)\b[^,;:.!?]+)?)\s*,",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n|$)")
 
 
@@ -173,6 +179,9 @@ def rejected(text: str) -> Spans:
             found.append((s0 + begin, s0 + frame.start()))
         for frame in _FAILS.finditer(sentence):
             found.append((s0 + frame.start("practice"), s0 + frame.end("practice")))
+        for frame in _UNLIKE.finditer(sentence):
+            if _at_clause_start(sentence, frame.start()):
+                found.append((s0 + frame.start("said"), s0 + frame.end("said")))
     found.extend(m.span("said") for m in _QUOTED.finditer(text))
     return tuple(sorted((a, b) for a, b in found if b > a))
 
