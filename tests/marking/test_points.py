@@ -177,3 +177,11 @@ def test_a_direction_word_contradicts_only_in_a_clause_with_what_the_claim_is_ab
     elsewhere = match(claim, analyse("It trades variance for bias: less overfitting."))
     assert not elsewhere.contradicted and elsewhere.coverage > 0
     assert match(claim, analyse("It gives less bias.")).contradicted
+
+
+def test_a_direction_word_is_read_only_beside_what_the_claim_is_about() -> None:
+    claim = target("It lowers variance.", NONE)
+    # "reduces" is said of bias; of variance the answer says the opposite
+    swapped = match(claim, analyse("It reduces bias and increases variance."))
+    assert swapped.coverage < 1 and swapped.contradicted
+    assert match(claim, analyse("It increases bias and reduces variance.")).coverage == 1

@@ -267,31 +267,32 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     claim_negative = absence or any(t.negated for t in claim.terms)
     clause = clauses(answer) if claim.reach else ()
     reach = claim.reach
-    # A direction word ("lowers", "faster") says which way something moves; found without
-    # anything the claim says moves ("shrinks weights" for "lowers variance") it is no evidence.
+    # A direction word ("lowers", "faster") says which way something moves. Found without
+    # anything the claim says moves ("shrinks weights" for "lowers variance") it is no evidence,
+    # and it is read only in a clause holding such a word: in "it reduces bias and increases
+    # variance" the "reduces" is said of bias, so it neither makes nor unmakes "lowers variance".
+    # The words the claim is about are therefore looked for first.
     about = [not _direction(t) for t in claim.terms]
     needs_subject = any(w > 0 for w, a in zip(claim.weights, about, strict=True) if a)
+    order = sorted(range(len(claim.terms)), key=lambda k: not about[k])
+    of = clauses(answer) if needs_subject and not all(about) else ()
     best: tuple[float, float, float, list[int]] = (-1e9, 0.0, 0.0, [])
     for anchor in anchors:
         low, high = (anchor - width, anchor + width) if claim.tight else (anchor - width // 2, anchor + width)
         at = clause[anchor] if clause else -1
         matched = contradicted = 0.0  # contradicted is counted at full weight, see below
         subject: list[int] = []  # where the words the claim is about were found
-        turned: list[tuple[int, float]] = []  # where a direction word was contradicted
         used: list[int] = []
-        for term, weight, is_about, (hits, parts, anti) in zip(
-            claim.terms, claim.weights, about, found, strict=True
-        ):
+        for k in order:
+            term, weight, is_about, (hits, parts, anti) = claim.terms[k], claim.weights[k], about[k], found[k]
+            said = {of[p] for p in subject} if of and not is_about else None
             before = len(used)
             share = 1.0
             extra: list[int] = []
-            inside = _window(hits, low, high, used, clause, at, reach)
+            inside = _in(_window(hits, low, high, used, clause, at, reach), of, said)
             if not inside and parts:
-                nearest = [
-                    min(ps, key=lambda p: abs(p - anchor))
-                    for ps in (_window(ps, low, high, used, clause, at, reach) for ps in parts)
-                    if ps
-                ]
+                candidates = (_in(_window(ps, low, high, used, clause, at, reach), of, said) for ps in parts)
+                nearest = [min(ps, key=lambda p: abs(p - anchor)) for ps in candidates if ps]
                 share = len(nearest) / len(parts)
                 inside, extra = nearest[:1], nearest[1:]
             # one answer word backs one claim word
@@ -308,17 +309,13 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
             elif inside:
                 contradicted += share * term.weight
                 used.append(inside[0])
-                if not is_about:
-                    turned.append((inside[0], share * term.weight))
             else:
                 # the opposite word says the opposite claim, and denied it says this one:
                 # "doesn't need loss scaling" for "loss scaling is unnecessary"
-                opposite = _window(anti, low, high, [], clause, at, reach)
+                opposite = _in(_window(anti, low, high, [], clause, at, reach), of, said)
                 against = [p for p in opposite if content[p].negated == term.negated]
                 if against:
                     contradicted += term.weight
-                    if not is_about:
-                        turned.append((against[0], term.weight))
                 elif opposite:
                     matched += weight
                     used.append(opposite[0])
@@ -327,12 +324,6 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
         if needs_subject and not subject:
             matched = contradicted = 0.0
             used = []
-        elif turned and needs_subject:
-            # "less" in "trades variance for bias: less overfitting" is said of overfitting, not
-            # of bias: a direction word contradicts only in a clause with what the claim is about
-            of = clauses(answer)
-            said = {of[p] for p in subject}
-            contradicted -= sum(w for p, w in turned if of[p] not in said)
         value = matched - 1.5 * contradicted
         if value > best[0] + 1e-9:
             best = (value, matched, contradicted, used)
@@ -343,6 +334,12 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     # that question with the other option is exactly the wrong claim.
     raw_total = sum(t.weight for t in claim.terms)
     return ClaimMatch(min(1.0, matched / total), min(1.0, contradicted / raw_total), spans)
+
+
+def _in(positions: list[int], of: tuple[int, ...], said: set[int] | None) -> list[int]:
+    """``positions`` in one of the clauses ``said`` (``of`` gives each position's clause), or
+    all of them when ``said`` is None."""
+    return positions if said is None else [p for p in positions if of[p] in said]
 
 
 def _direction(term: Term) -> bool:
