@@ -1,4 +1,5 @@
-"""A point about one numbered stage is made only by what the answer says of that stage."""
+"""A point about one numbered stage, or one of two named things, is made only by what the answer
+says of that stage or thing."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import pytest
 
 from viva.bank.model import MarkingPoint, Question
 from viva.marking import get_backend
+from viva.marking.labels import Label, labels, own_label_view
 from viva.marking.lexical import LexicalBackend
-from viva.marking.relations import labels, own_label_view
 from viva.marking.terms import analyse
 
 STAGES = Question(
@@ -38,7 +39,12 @@ def _statuses(answer: str) -> dict[str, str]:
 
 
 def test_points_opening_with_the_same_word_and_different_numbers_are_labelled() -> None:
-    assert labels(STAGES) == (("stage", "1"), ("stage", "2"), ("stage", "3"), None)
+    assert labels(STAGES) == (
+        Label("stage", "1", True),
+        Label("stage", "2", True),
+        Label("stage", "3", True),
+        None,
+    )
 
 
 def test_what_is_said_of_another_stage_is_no_evidence() -> None:
@@ -70,3 +76,89 @@ def test_sentence_similarity_cannot_carry_a_swapped_stage_back() -> None:
     swapped = marker.mark(STAGES, SWAPPED)
     assert swapped.verdict != "strong"
     assert {p.point_id: p.status for p in swapped.points}["one"] == "missed"
+
+
+SPECULATIVE = Question(
+    topic_id="serving",
+    section_id="decoding",
+    id="speculative",
+    prompt="Explain speculative decoding.",
+    answer="A small, cheap draft model guesses a few tokens and the big target model checks them at once.",
+    points=(
+        MarkingPoint(
+            "draft", "A small cheap draft model proposes several tokens ahead.", accept=("draft model",)
+        ),
+        MarkingPoint("verify", "The target model checks all the drafted tokens in one forward pass."),
+        MarkingPoint("why", "Decode is memory-bound, so checking several tokens costs about one step."),
+        MarkingPoint("both", "Two draft model calls cost less than one target call.", core=False),
+    ),
+)
+SPECULATIVE_RIGHT = (
+    "A small draft model proposes a few tokens ahead, and the target model checks all the drafted "
+    "tokens in one forward pass."
+)
+SPECULATIVE_SWAPPED = (
+    "The target model proposes several tokens ahead, and the small cheap draft model checks them."
+)
+
+
+def test_points_opening_with_rival_names_of_one_kind_are_labelled() -> None:
+    assert labels(SPECULATIVE) == (
+        Label("model", "draft", False, frozenset(["small", "cheap"])),
+        Label("model", "target", False),
+        None,
+        None,  # it opens with a count: it is about both models
+    )
+
+
+def test_what_is_said_of_the_rival_thing_is_no_evidence() -> None:
+    right = {p.point_id: p.status for p in LexicalBackend().mark(SPECULATIVE, SPECULATIVE_RIGHT).points}
+    assert right["draft"] == right["verify"] == "covered"
+    swapped = {p.point_id: p.status for p in LexicalBackend().mark(SPECULATIVE, SPECULATIVE_SWAPPED).points}
+    assert swapped["verify"] == "missed"  # every word is there, said of the draft model
+    assert swapped["draft"] != "covered"  # naming the draft model is not saying what it does
+
+
+def test_a_name_reaches_to_the_end_of_its_clause_and_an_alias_names_it_too() -> None:
+    answer = "The small model does the checking, so the work is one pass."
+    view = own_label_view(SPECULATIVE, 1, analyse(answer))
+    assert view is not None
+    assert [answer[a:b] for a, b in view.hidden] == ["small model does the checking"]
+    # "the draft tokens" names tokens, not the draft model
+    assert own_label_view(SPECULATIVE, 1, analyse("The target model checks the draft tokens.")) is None
+
+
+def test_naming_the_thing_alone_earns_half_a_point() -> None:
+    marking = LexicalBackend().mark(SPECULATIVE, "It uses a draft model.")
+    assert {p.point_id: p.credit for p in marking.points}["draft"] == 0.5
+
+
+@pytest.mark.semantic
+def test_sentence_similarity_cannot_carry_a_swapped_role_back() -> None:
+    marker = get_backend("default")
+    assert marker.mark(SPECULATIVE, SPECULATIVE_RIGHT).verdict == "strong"
+    swapped = marker.mark(SPECULATIVE, SPECULATIVE_SWAPPED)
+    assert swapped.verdict != "strong"
+    statuses = {p.point_id: p.status for p in swapped.points}
+    assert statuses["verify"] != "covered"
+    assert statuses["draft"] != "covered"  # only named: similarity may not raise it
+
+
+PASSES = Question(
+    topic_id="pretraining",
+    section_id="flops",
+    id="six",
+    prompt="Where does 6 FLOPs per parameter per token come from?",
+    answer="The forward pass does 2 FLOPs per parameter and the backward pass about 4.",
+    points=(
+        MarkingPoint("forward", "The forward pass is a multiply and an add per weight, 2 FLOPs."),
+        MarkingPoint("backward", "The backward pass does two matmuls, for inputs and weights, 4 FLOPs."),
+    ),
+)
+
+
+def test_a_name_alone_opens_a_claim_only_where_a_subject_stands() -> None:
+    answer = "Then forward with a multiply and an add. Backward is twice the forward because of two matmuls."
+    view = own_label_view(PASSES, 1, analyse(answer))
+    assert view is not None  # "then forward with ..." is about the forward pass
+    assert [answer[a:b] for a, b in view.hidden] == ["forward with a multiply and an add"]

@@ -9,8 +9,10 @@ the answer's words it aligned with are its evidence.
 
 Embeddings cannot tell a claim from its negation or its swapped roles, so the clause rules
 of the lexical marker keep the last word: a point the words contradict earns nothing, a
-misconception asserted caps the score and withholds all alignment credit, and a point only
-the alignment found must be fully covered to count as made.
+misconception asserted caps the score and withholds all alignment credit, a point only
+the alignment found must be fully covered to count as made, and a point whose words only name
+its thing (:func:`viva.marking.labels.names_only`) takes no alignment credit: similarity cannot
+tell which of two named things does what.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from typing import TYPE_CHECKING
 from viva.bank.model import Question
 from viva.marking import scoring
 from viva.marking.embedding import Encoded
+from viva.marking.labels import label_frames
 from viva.marking.lexical import build_marking, prompt_keys, reference_features
 from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge, near_number
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import about_others, label_frames
+from viva.marking.relations import about_others
 from viva.marking.result import Marking
 from viva.marking.semantic import EmbeddingMarker, alignment_recall, piece_weights
 from viva.marking.terms import analyse
@@ -162,8 +165,9 @@ def can_rise(result: PointResult) -> bool:
 
 
 def combine(result: PointResult, recall: float, evidence: Spans) -> PointResult:
-    """The lexical result, raised by the alignment unless the words contradict the point."""
-    if result.contradicted:
+    """The lexical result, raised by the alignment unless the words contradict the point or
+    only name what it is about: similarity cannot tell which of two named things does what."""
+    if result.contradicted or result.named:
         return result
     credit = aligned_credit(recall)
     if credit <= result.credit or (result.credit < PARTIAL_AT and credit < COVERED_AT):

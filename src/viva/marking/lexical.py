@@ -24,6 +24,7 @@ import functools
 
 from viva.bank.model import MarkingPoint, Question
 from viva.marking import guards, scoring, story
+from viva.marking.labels import label_frames, labels, names_only
 from viva.marking.misconceptions import Detection, detect
 from viva.marking.points import (
     QUESTION_WORD_WEIGHT,
@@ -35,7 +36,7 @@ from viva.marking.points import (
     target,
 )
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import about_others, inverted, label_frames, opposed, picked, subjects
+from viva.marking.relations import about_others, inverted, opposed, picked, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, distinct_concepts, hiding, unframed
 
@@ -85,9 +86,12 @@ def point_claims(question: Question) -> tuple[tuple[Target, ...], ...]:
     return tuple(
         (
             target(p.text, prompt | frame, distinct=apart),
-            *(target(a, prompt | frame, accept=True, distinct=apart) for a in p.accept),
+            *(
+                target(a, prompt | frame, accept=True, distinct=apart, names_only=names_only(label, a))
+                for a in p.accept
+            ),
         )
-        for p, frame in zip(question.points, label_frames(question), strict=True)
+        for p, frame, label in zip(question.points, label_frames(question), labels(question), strict=True)
     )
 
 

@@ -34,6 +34,7 @@ class Target:
     accept: bool  # a short authored phrasing: needs all its terms
     tight: bool = False  # terms must sit close together (phrasings and wrong claims)
     reach: int = 0  # when > 0, matched terms must sit within this many clauses (wrong claims)
+    names_only: bool = False  # a phrasing that only names what the point is about: half credit
 
     @property
     def width(self) -> int:
@@ -70,6 +71,7 @@ def target(
     tight: bool = False,
     one_clause: bool = False,
     distinct: frozenset[str] = frozenset(),
+    names_only: bool = False,
 ) -> Target:
     """``text`` as a claim; terms sharing a key with ``demote`` (the prompt's) weigh less.
 
@@ -85,7 +87,7 @@ def target(
         # memory-bound?") is still the claim: demote only by half
         weights = tuple(t.weight * (0.5 if t.keys & demote else 1.0) for t in terms)
     reach = len(set(clauses(analyse(text)))) if one_clause else 0
-    return Target(text, tuple(terms), weights, accept, tight or accept, reach)
+    return Target(text, tuple(terms), weights, accept, tight or accept, reach, names_only)
 
 
 def _without(term: Term, concepts: frozenset[str]) -> Term:
@@ -417,6 +419,9 @@ TEXT_CREDIT_FROM = 0.2  # coverage of a point's own text below which it earns no
 TEXT_CREDIT_FULL = 0.65  # coverage at which it earns full credit
 COVERED_AT = 0.75
 PARTIAL_AT = 0.3
+# Naming the thing a point is about, where a sibling point is about a rival thing ("draft
+# model" for "a small draft model proposes tokens"), says that it exists, not what it does.
+NAMED_CREDIT = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,6 +433,8 @@ class PointResult:
     # the answer states the point's opposite: picks another option, reverses the relation or
     # inverts the ratio (structural readings, unlike a contradicting word in a window)
     opposite: bool = False
+    # the credit rests only on naming what the point is about (:data:`NAMED_CREDIT`)
+    named: bool = False
 
     @property
     def made(self) -> bool:
@@ -449,6 +456,8 @@ def claim_credit(claim: Target, found: ClaimMatch) -> float:
     if found.contradicted:
         return 0.0
     if claim.accept:
+        if claim.names_only:
+            return NAMED_CREDIT if found.coverage >= 0.99 else 0.0
         return 1.0 if found.coverage >= 0.99 else 0.5 if found.coverage >= 0.66 else 0.0
     span = TEXT_CREDIT_FULL - TEXT_CREDIT_FROM
     return max(0.0, min(1.0, (found.coverage - TEXT_CREDIT_FROM) / span))
@@ -458,14 +467,15 @@ def mark_claims(claims: list[Target], answer: Analysis) -> PointResult:
     """The best credit any of ``claims`` (a point's text and phrasings) earns in ``answer``."""
     best_credit = 0.0
     best_evidence: tuple[tuple[int, int], ...] = ()
+    named = False
     against: tuple[tuple[int, int], ...] | None = None
     for claim in claims:
         found = match(claim, answer)
         credit = claim_credit(claim, found)
         if credit > best_credit:
-            best_credit, best_evidence = credit, found.evidence
+            best_credit, best_evidence, named = credit, found.evidence, claim.names_only
         if against is None and found.contradicted and found.coverage + found.contradiction > 0.5:
             against = found.evidence
     if best_credit < PARTIAL_AT and against is not None:
         return PointResult(0.0, against, True)
-    return PointResult(best_credit, best_evidence, False)
+    return PointResult(best_credit, best_evidence, False, named=named)

@@ -12,9 +12,9 @@ Who is what also depends on which option a sentence is about: in a question that
 named options ("Nsight Systems or Nsight Compute?") or tells named things apart ("why does FP16
 need loss scaling and BF16 not?"), a point about one is read only in the sentences about it or
 about none (:func:`own_option_view`), and a pick of another option voids a point that picks one
-(:func:`picked`). Points that open with numbered labels ("Stage 1 shards the optimizer state",
-"Stage 3 shards the parameters") are read the same way: what the answer says of stage 3 is no
-evidence for stage 1 (:func:`own_label_view`).
+(:func:`picked`). Points about one of several things of a kind ("Stage 1 shards ...", "the
+draft model proposes ...") are read the same way: what the answer says of stage 3 is no
+evidence for stage 1 (:func:`viva.marking.labels.own_label_view`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import re
 from viva.bank.model import Question
 from viva.language import stem
 from viva.marking.framing import inside
+from viva.marking.labels import own_label_view
 from viva.marking.points import Target, clauses, near_number
 from viva.marking.terms import Analysis, Term, analyse, distinct_concepts, hiding
 from viva.marking.worked import number_value
@@ -179,16 +180,10 @@ _SET_ASIDE = frozenset(["than", "not", "over", "instead", "of", "unlike"])
 _PICK_REACH = 4  # content words after the verb in which the option chosen is named
 
 
-def _names(term: Term) -> frozenset[str]:
-    """A term's own word, without the concepts that join it to others: "L1" and "L2" share
-    one (both caches), but picking one is not picking the other."""
-    return frozenset(k for k in term.keys if not k.startswith("#"))
-
-
 @functools.lru_cache(maxsize=2048)
 def choice_keys(prompt: str) -> frozenset[str]:
     """The words of the options the prompt sets against each other (:func:`_option_runs`)."""
-    return frozenset(k for run in _option_runs(prompt) for t in run for k in _names(t))
+    return frozenset(k for run in _option_runs(prompt) for t in run for k in t.words)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -201,7 +196,7 @@ def options(prompt: str) -> tuple[frozenset[str], ...]:
     "BF16", "Adam") count: "range versus precision" or "a metric or target" offer ideas that
     one sentence can be about without naming them, or two words for one thing."""
     runs = [run for run in _option_runs(prompt) if any(_a_name(prompt, t) for t in run)]
-    named = [frozenset(k for t in run for k in _names(t)) for run in runs]
+    named = [frozenset(k for t in run for k in t.words) for run in runs]
     own = [o - frozenset().union(*(p for j, p in enumerate(named) if j != i)) for i, o in enumerate(named)]
     found = tuple(dict.fromkeys(o for o in own if o))
     return found if len(found) > 1 else _told_apart(prompt)
@@ -215,7 +210,7 @@ def _told_apart(prompt: str) -> tuple[frozenset[str], ...]:
     if not apart:
         return ()
     terms = [t for t in analyse(prompt).content_terms() if t.keys & apart and _a_name(prompt, t)]
-    found = tuple(dict.fromkeys(n for n in (_names(t) for t in terms) if n))
+    found = tuple(dict.fromkeys(n for n in (t.words for t in terms) if n))
     return found if len(found) > 1 else ()
 
 
@@ -273,7 +268,7 @@ def _qualifiers(prompt: str) -> tuple[frozenset[str], tuple[bool, ...]]:
     shared = choice_keys(prompt) - frozenset().union(*offered)
     runs = _option_runs(prompt)
     return shared, tuple(
-        any(_names(r[0]) & shared and any(_names(t) & o for t in r[1:]) for r in runs) for o in offered
+        any(r[0].words & shared and any(t.words & o for t in r[1:]) for r in runs) for o in offered
     )
 
 
@@ -290,9 +285,9 @@ def _options_named(answer: Analysis, prompt: str) -> dict[int, set[int]]:
     words = [t for t in answer.terms if not t.negator]
     named: dict[int, set[int]] = {}
     for k, term in enumerate(words):
-        qualified = k > 0 and bool(_names(words[k - 1]) & shared)
+        qualified = k > 0 and bool(words[k - 1].words & shared)
         for i, o in enumerate(offered):
-            if _names(term) & o and (qualified or not qualify[i]):
+            if term.words & o and (qualified or not qualify[i]):
                 named.setdefault(term.sentence, set()).add(i)
     opening: dict[int, str] = {}  # each sentence's first word that is no filler ("" if none)
     for token in answer.tokens:
@@ -317,7 +312,7 @@ def own_option_view(point: str, prompt: str, answer: Analysis) -> Analysis | Non
     offered = options(prompt)
     if not offered:
         return None
-    said = {k for t in analyse(point).content_terms() for k in _names(t)}
+    said = {k for t in analyse(point).content_terms() for k in t.words}
     own = [i for i, o in enumerate(offered) if o & said]
     if len(own) != 1:
         return None
@@ -347,8 +342,8 @@ def _picks(text: Analysis, choices: frozenset[str]) -> list[tuple[int, Term]]:
         if before and not _CHOOSERS & {t.norm for t in before[-2:]}:
             continue
         after = [t for t in content if t.start >= verb.end and t.clause == verb.clause][:_PICK_REACH]
-        named = _option_heads(text.text, [t for t in after if _names(t) & choices])
-        if named and not any(_also_picked(text, t) for t in named[1:] if _names(t) != _names(named[0])):
+        named = _option_heads(text.text, [t for t in after if t.words & choices])
+        if named and not any(_also_picked(text, t) for t in named[1:] if t.words != named[0].words):
             found.append((verb.start, named[0]))
     return found
 
@@ -378,7 +373,7 @@ def _point_option(point: str, choices: frozenset[str]) -> frozenset[str]:
     picks = _picks(analyse(point), choices)
     if not picks or picks[0][0] != 0:
         return frozenset()
-    return _names(picks[0][1]) & choices
+    return picks[0][1].words & choices
 
 
 def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple[int, int], ...]] | None:
@@ -394,109 +389,19 @@ def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple
     if not own:
         return None
     picks = _picks(answer, choices)
-    same = [(at, o) for at, o in picks if _names(o) & own]
-    other = [(at, o) for at, o in picks if not _names(o) & own]
+    same = [(at, o) for at, o in picks if o.words & own]
+    other = [(at, o) for at, o in picks if not o.words & own]
     if bool(same) == bool(other):
         return None
     return bool(same), tuple((at, o.end) for at, o in same or other)
 
 
-# "Stage 1 shards ...", "step 51 ...", "L2 ...": a point that opens with a word and a number
-# (not "Stages 1 and 2 ...", which names two).
-_LABEL = re.compile(
-    r"^\W*(?:(?:the|a|an)\s+)?([A-Za-z]+)[\s-]?(\d+)\b(?!\s*(?:,|and|or|to)\s*\d)", re.IGNORECASE
-)
-_LIST_JOINS = frozenset(["and", "or", "to"])
-
-
-@functools.lru_cache(maxsize=2048)
-def labels(question: Question) -> tuple[tuple[str, str] | None, ...]:
-    """For each point, the numbered label it opens with, as (word stem, number), when another
-    point opens with the same word and another number: "Stage 1 shards the optimizer state"
-    and "Stage 3 shards the parameters" are about stage 1 and stage 3; else None."""
-    found: list[tuple[str, str] | None] = []
-    for point in question.points:
-        opening = _LABEL.match(point.text)
-        found.append((stem(opening.group(1).lower()), opening.group(2)) if opening else None)
-    numbers: dict[str, set[str]] = {}
-    for label in found:
-        if label:
-            numbers.setdefault(label[0], set()).add(label[1])
-    return tuple(label if label and len(numbers[label[0]]) > 1 else None for label in found)
-
-
-def _label_mentions(answer: Analysis, head: str) -> list[tuple[int, int, frozenset[str]]]:
-    """(token index, sentence, numbers) for each place ``answer`` names a label of the family
-    ``head``: "stage 2", "stage-2", "l2", and "stages 2 and 3" (both numbers)."""
-    tokens = [t for t in answer.tokens if not t.filler]
-    found = []
-    for i, token in enumerate(tokens):
-        numbers: list[str] = []
-        if token.norm[len(head) :].isdigit() and token.norm.startswith(head) and len(token.norm) > len(head):
-            numbers.append(token.norm[len(head) :])
-        elif token.stem == head:
-            j = i + 1
-            while j < len(tokens) and tokens[j].sentence == token.sentence:
-                if tokens[j].norm.isdigit():
-                    numbers.append(tokens[j].norm)
-                elif not (numbers and tokens[j].norm in _LIST_JOINS):
-                    break
-                j += 1
-        if numbers:
-            found.append((i, token.sentence, frozenset(numbers)))
-    return found
-
-
-def own_label_view(question: Question, index: int, answer: Analysis) -> Analysis | None:
-    """``answer`` without what it says about another numbered label than the one point
-    ``index`` opens with (:func:`labels`), or None when there is nothing to hide.
-
-    "Stage 1 shards the model parameters, stage 2 adds the gradients, and stage 3 shards the
-    optimizer states" has every word of "Stage 1 shards the optimizer state", but says it of
-    stage 3: from each mention of another label to the next mention or the end of its
-    sentence, the words are not this point's.
-    """
-    label = labels(question)[index]
-    if label is None:
-        return None
-    head, number = label
-    mentions = _label_mentions(answer, head)
-    if not any(number not in numbers for _, _, numbers in mentions):
-        return None
-    tokens = [t for t in answer.tokens if not t.filler]
-    spans = []
-    for k, (i, sentence, numbers) in enumerate(mentions):
-        if number in numbers:
-            continue
-        last = i
-        stop = mentions[k + 1][0] if k + 1 < len(mentions) else len(tokens)
-        while last + 1 < stop and tokens[last + 1].sentence == sentence:
-            last += 1
-        spans.append((tokens[i].start, tokens[last].end))
-    return hiding(answer.text, tuple(spans))
-
-
 def about_others(question: Question, index: int, answer: Analysis) -> tuple[tuple[int, int], ...]:
-    """What ``answer`` says of another option (:func:`own_option_view`) or another numbered
-    label (:func:`own_label_view`) than point ``index`` is about: no evidence for that point."""
+    """What ``answer`` says of another option (:func:`own_option_view`) or another labelled
+    thing (:func:`viva.marking.labels.own_label_view`) than point ``index`` is about: no
+    evidence for that point."""
     views = (
         own_option_view(question.points[index].text, question.prompt, answer),
         own_label_view(question, index, answer),
     )
     return tuple(sorted(span for view in views if view is not None for span in view.hidden))
-
-
-@functools.lru_cache(maxsize=2048)
-def label_frames(question: Question) -> tuple[frozenset[str], ...]:
-    """For each labelled point (:func:`labels`), the words it shares with another point of its
-    family: "shards" in "Stage 1 shards the optimizer state" and "Stage 3 shards the parameters"
-    is the frame every stage fills, so it says nothing of stage 1 in particular and weighs as
-    little as the question's own words. Words only, not concepts: "parameters" and "master
-    weights" share one, yet they are what tells stage 3 from stage 1."""
-    found = labels(question)
-    keys = [frozenset(k for t in analyse(p.text).content_terms() for k in _names(t)) for p in question.points]
-    frames = []
-    for i, label in enumerate(found):
-        family = [j for j, other in enumerate(found) if j != i and label and other and other[0] == label[0]]
-        frames.append(frozenset(k for j in family for k in keys[i] & keys[j]))
-    return tuple(frames)

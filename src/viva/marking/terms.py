@@ -88,6 +88,12 @@ class Term:
     def content(self) -> bool:
         return self.weight > 0
 
+    @property
+    def words(self) -> frozenset[str]:
+        """Its own words, without the concepts that join it to others: "L1" and "L2" share one
+        (both caches), but picking one is not picking the other."""
+        return frozenset(k for k in self.keys if not k.startswith("#"))
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
