@@ -211,3 +211,17 @@ def test_a_misconception_described_as_the_other_thing_is_not_held_against_the_an
     assert [d.misconception.id for d in detect(boosting, analyse(answer))] == ["parallel"]
     assert detect(boosting, unframed(answer)) == []
     assert get_backend("lexical").mark(boosting, answer).verdict == "strong"
+
+
+def test_a_reading_people_give_it_is_reported_not_asserted() -> None:
+    assert _quoted(
+        "People usually read it as a 95 percent chance the lift is in the interval, but it isn't."
+    ) == ["a 95 percent chance the lift is in the interval"]
+    assert _quoted("Many take this to mean the model is broken. It is not.") == ["the model is broken."]
+    assert _quoted("I read it as a sign of leakage.") == []  # the candidate's own reading
+
+
+def test_a_decimal_point_does_not_end_a_frame() -> None:
+    assert _quoted("People assume the interval 2.1 to 3.4 holds the lift with 95 percent chance.") == [
+        "the interval 2.1 to 3.4 holds the lift with 95 percent chance."
+    ]

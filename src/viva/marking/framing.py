@@ -7,8 +7,8 @@ marks what follows as someone else's belief or a known mistake; its *scope* runs
 of the sentence or to the first contrast word ("but", "however"), where the candidate's own
 view starts.
 
-Some frames say so on their own ("a common mistake is", "people assume", "it's tempting to
-think"). Others are only a rejection when one follows ("it looks like X, but ...", "the idea
+Some frames say so on their own ("a common mistake is", "people assume", "people usually
+read it as", "it's tempting to think"). Others are only a rejection when one follows ("it looks like X, but ...", "the idea
 that X is wrong", "you might expect X. It doesn't."), since "it looks like overfitting" is
 also how a candidate states their own diagnosis. A few rejections follow what they reject:
 "X would be a mistake", "X ..., so I wouldn't go with that", and a practice named as the
@@ -51,6 +51,10 @@ _STRONG = re.compile(
             rf"\b(?:many\s+|some\s+|most\s+|a\s+lot\s+of\s+)?(?:people|folks|candidates|beginners|newcomers|others)"
             rf"\s+(?:often\s+|usually\s+|commonly\s+|sometimes\s+|tend\s+to\s+|will\s+|might\s+|may\s+|would\s+)?"
             rf"{_BELIEVE}(?:s|ed)?\b(?:\s+that)?",
+            # "people usually read it as X", "many take this to mean X"
+            r"\b(?:(?:(?:many|some|most|a\s+lot\s+of)\s+)?(?:people|folks|candidates|beginners|newcomers|others)|many|most)"
+            r"\s+(?:often\s+|usually\s+|commonly\s+|sometimes\s+|tend\s+to\s+|will\s+|might\s+|may\s+|would\s+)?"
+            r"(?:mis)?(?:read|take|interpret)s?\s+(?:it|this|that|them|these|the\s+\w+)\s+(?:as|to\s+mean)\b(?:\s+that)?",
             r"\bsome\s+(?:would|might|will)\s+(?:say|argue|claim)\b(?:\s+that)?",
             r"\b(?:you|we|one|i)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|mustn['’]t)\s+"
             r"(?:\w+ly\s+)?(?:say|claim|conclude|assume|infer)\b(?:\s+that)?",
@@ -135,7 +139,8 @@ _UNLIKE = re.compile(
     r"\bunlike\s+(?P<said>[^,;:.!?]+?(?:,\s*(?:where|which|whose|in\s+which|that|who)\b[^,;:.!?]+)?)\s*,",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n|$)")
+# a decimal point ("2.1") does not end a sentence
+_SENTENCE = re.compile(r"(?:[^.!?;\n]|\.(?=\d))+(?:[.!?;]+|\n|$)")
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
