@@ -33,6 +33,8 @@ StoryFeature = Literal[
     "acknowledges",
     "change-made",
     "owns-fault",
+    "positions",
+    "finding",
 ]
 """What a behavioural answer's story does, for points that describe it (:mod:`viva.marking.story`)."""
 STORY_FEATURES: tuple[StoryFeature, ...] = get_args(StoryFeature)

@@ -73,6 +73,26 @@ def test_every_feature_the_bank_may_name_has_a_rule() -> None:
             "That was my mistake: I assumed the labels were clean.",
             "The data team gave us bad labels and it failed.",
         ),
+        (
+            "positions",
+            "Our PM wanted to launch in every market at once, and I thought Brazil wasn't ready.",
+            "Our PM wanted to launch in every market at once, so we did, and it went well.",
+        ),
+        (
+            "positions",
+            "A colleague proposed a bigger network. My concern was the noisy labels.",
+            "I thought we should clean the labels, and then I proposed a pilot.",  # no other side
+        ),
+        (
+            "positions",
+            "Our PM wanted to launch, and she was sure it was ready; I thought it wasn't.",
+            "Our PM wanted to launch, and she thought it was ready; I agreed.",  # her view, not mine
+        ),
+        (
+            "finding",
+            "I profiled the service. Most of the time went on recomputing embeddings per request.",
+            "I profiled the service, then I cached the embeddings, and I shipped it.",
+        ),
     ],
 )
 def test_a_feature_is_found_where_the_story_has_it_and_not_elsewhere(

@@ -117,6 +117,23 @@ _ACKNOWLEDGE = _phrases(
     "understood their",
     "wasn't wrong",
 )
+# Someone else's plan: "our PM wanted to launch", "a colleague proposed retraining daily".
+_OTHERS = _stems(
+    "he she they pm colleague manager lead director head engineer scientist stakeholder team teammate "
+    "cto ceo cfo vp client customer founder analyst designer owner boss product marketing sales"
+)
+_WANTED = _stems("wanted want proposed pushed insisted planned asked preferred argued decided suggested")
+# The candidate's own view of it: "I thought", "I disagreed", "I'd seen".
+_VIEWS = _stems(
+    "thought disagreed worried felt believed objected doubted suspected seen noticed knew "
+    "argued pushed concerned convinced"
+)
+_VIEW_NOUNS = _phrases("my concern", "my worry", "my view", "my reason", "my argument", "my point")
+# Looking into a problem: "I profiled it", "I built a replay harness and diffed them".
+_INVESTIGATE = _stems(
+    "profiled traced dug investigated diffed analysed analyzed reproduced bisected inspected debugged "
+    "audited instrumented logged replayed sliced compared plotted sampled checked ran built"
+)
 _CHANGED = _stems("started began changed switched rewrote stopped adopted moved introduced now")
 _FAULT = _phrases(
     "my mistake",
@@ -254,6 +271,52 @@ def owns_fault(analysis: Analysis) -> Spans:
     return tuple(_span(c) for c in _clauses(analysis) if _has_phrase(_norms(c), _FAULT))
 
 
+def positions(analysis: Analysis) -> Spans:
+    """Two sides: someone else wanted one thing ("our PM wanted to launch everywhere") and then
+    the candidate saw it otherwise ("I thought it would hurt discovery", "I'd seen the
+    false-positive rate", "my concern was")."""
+    clauses = _clauses(analysis)
+    theirs = next((k for k, c in enumerate(clauses) if _wants(c)), None)
+    if theirs is None:
+        return ()
+    words = [t for c in clauses[theirs:] for t in c]
+    for i, token in enumerate(words):
+        view = next((t for t in words[i + 1 : i + 3] if t.stem in _VIEWS), None)
+        if token.norm in _FIRST_PERSON and view is not None:
+            return (_span(clauses[theirs]), (token.start, view.end))
+    for clause in clauses[theirs + 1 :]:
+        if _has_phrase(_norms(clause), _VIEW_NOUNS):
+            return (_span(clauses[theirs]), _span(clause))
+    return ()
+
+
+def _wants(clause: Clause) -> bool:
+    """Someone other than the candidate wants or proposes something in ``clause``."""
+    return any(
+        token.stem in _OTHERS
+        and token.norm not in _FIRST_PERSON | _WE
+        and any(t.stem in _WANTED for t in clause[i + 1 : i + 3])
+        for i, token in enumerate(clause[:-1])
+    )
+
+
+def finding(analysis: Analysis) -> Spans:
+    """What an investigation found: after "I" or "we" looked into it ("I profiled it", "we
+    diffed the features"), a clause that is not another step of theirs states what was there
+    ("most of the time was recomputing embeddings", "the model had learned the scanner text")."""
+    clauses = _clauses(analysis)
+    for k, clause in enumerate(clauses):
+        looked = any(t.norm in _DOER | _WE for t in clause) and any(t.stem in _INVESTIGATE for t in clause)
+        if not looked:
+            continue
+        for later in clauses[k + 1 : k + 4]:
+            if any(t.norm in _FIRST_PERSON | _WE for t in later[:2]):
+                continue  # another step, or the fix
+            if len(later) >= 3:
+                return (_span(clause), _span(later))
+    return ()
+
+
 FEATURES: dict[StoryFeature, Callable[[Analysis], Spans]] = {
     "result-figure": result_figure,
     "own-action": own_action,
@@ -264,6 +327,8 @@ FEATURES: dict[StoryFeature, Callable[[Analysis], Spans]] = {
     "acknowledges": acknowledges,
     "change-made": change_made,
     "owns-fault": owns_fault,
+    "positions": positions,
+    "finding": finding,
 }
 """Every feature a point may name in ``shows``, each with what it looks for."""
 
