@@ -74,6 +74,12 @@ def test_every_feature_the_bank_may_name_has_a_rule() -> None:
             "The data team gave us bad labels and it failed.",
         ),
         (
+            "acknowledges",
+            "Our PM wanted to launch everywhere at once to hit the quarterly goal, and I disagreed.",
+            "Our PM wanted to launch everywhere at once, and I disagreed because Brazil wasn't ready.",
+        ),
+        ("acknowledges", "In the end he was right about the cost.", "I still think I was right about it."),
+        (
             "positions",
             "Our PM wanted to launch in every market at once, and I thought Brazil wasn't ready.",
             "Our PM wanted to launch in every market at once, so we did, and it went well.",

@@ -11,6 +11,7 @@ misconceptions (blaming others, winning by authority) do.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 
 from viva.domain import StoryFeature
@@ -134,6 +135,8 @@ _INVESTIGATE = _stems(
     "profiled traced dug investigated diffed analysed analyzed reproduced bisected inspected debugged "
     "audited instrumented logged replayed sliced compared plotted sampled checked ran built"
 )
+_REASONS = _phrases("because", "since", "given", "so that", "to hit", "to meet", "to make", "to reach")
+_SELF_RIGHT = _phrases("i was right", "we were right", "i was correct")  # granted to oneself
 _CHANGED = _stems("started began changed switched rewrote stopped adopted moved introduced now")
 _FAULT = _phrases(
     "my mistake",
@@ -250,8 +253,26 @@ def reflection(analysis: Analysis) -> Spans:
 
 
 def acknowledges(analysis: Analysis) -> Spans:
-    """The other side's view or the criticism is granted as fair, not argued away."""
-    return tuple(_span(c) for c in _clauses(analysis) if _has_phrase(_norms(c), _ACKNOWLEDGE))
+    """The other side's view or the criticism is granted as fair, not argued away; or what the
+    other side wanted is given with its reason ("our PM wanted to launch everywhere to hit the
+    quarterly goal"), which is their view put fairly."""
+    clauses = _clauses(analysis)
+    granted = [
+        _span(c)
+        for c in clauses
+        if _has_phrase(_norms(c), _ACKNOWLEDGE) and not _has_phrase(_norms(c), _SELF_RIGHT)
+    ]
+    words = [t for c in clauses for t in c]
+    reasoned = []
+    for clause in clauses:
+        if not _wants(clause):
+            continue
+        # their reason: in the rest of the sentence, before the candidate's own words start
+        rest = [t for t in words if t.start >= clause[0].start and t.sentence == clause[0].sentence]
+        theirs = list(itertools.takewhile(lambda t: t.norm not in _FIRST_PERSON | _WE, rest))
+        if _has_phrase([t.norm for t in theirs], _REASONS):
+            reasoned.append((theirs[0].start, theirs[-1].end))
+    return tuple(granted + reasoned)
 
 
 def change_made(analysis: Analysis) -> Spans:
