@@ -74,6 +74,11 @@ def test_every_feature_the_bank_may_name_has_a_rule() -> None:
             "The data team gave us bad labels and it failed.",
         ),
         (
+            "owns-fault",
+            "We only found the label noise in month four; that was my miss.",
+            "We only found the label noise in month four; the vendor missed it.",
+        ),
+        (
             "acknowledges",
             "Our PM wanted to launch everywhere at once to hit the quarterly goal, and I disagreed.",
             "Our PM wanted to launch everywhere at once, and I disagreed because Brazil wasn't ready.",

@@ -154,6 +154,12 @@ _FAULT = _phrases(
     "i ignored",
     "i failed",
     "i got wrong",
+    "my miss",
+    "was mine",
+    "was my own",
+    "problem was my",
+    "issue was my",
+    "cause was my",
 )
 
 
