@@ -35,6 +35,7 @@ StoryFeature = Literal[
     "owns-fault",
     "positions",
     "finding",
+    "took-on",
 ]
 """What a behavioural answer's story does, for points that describe it (:mod:`viva.marking.story`)."""
 STORY_FEATURES: tuple[StoryFeature, ...] = get_args(StoryFeature)

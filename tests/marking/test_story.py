@@ -100,6 +100,16 @@ def test_every_feature_the_bank_may_name_has_a_rule() -> None:
             "Our PM wanted to launch, and she thought it was ready; I agreed.",  # her view, not mine
         ),
         (
+            "took-on",
+            "The scheduler config wasn't my team's, but nobody fixed it, so I took it on.",
+            "The scheduler config was my team's job, so I fixed it.",  # it was theirs
+        ),
+        (
+            "took-on",
+            "It was another team's model. I offered to write the fix.",
+            "I offered to write the fix.",
+        ),
+        (
             "finding",
             "I profiled the service. Most of the time went on recomputing embeddings per request.",
             "I profiled the service, then I cached the embeddings, and I shipped it.",

@@ -137,6 +137,34 @@ _INVESTIGATE = _stems(
 )
 _REASONS = _phrases("because", "since", "given", "so that", "to hit", "to meet", "to make", "to reach")
 _SELF_RIGHT = _phrases("i was right", "we were right", "i was correct")  # granted to oneself
+# Not the candidate's to fix ("it wasn't my system", "another team's model"), and taken on
+# anyway ("I offered to write the fix", "so I took it on").
+_NOT_MINE = _phrases(
+    "wasn't my",
+    "wasn't mine",
+    "was not my",
+    "not my team",
+    "not my job",
+    "another team's",
+    "other team's",
+    "owned by",
+    "nobody owned",
+    "no one owned",
+    "nobody actually owned",
+    "outside my",
+)
+_TOOK_ON = _phrases(
+    "i took it on",
+    "took it on myself",
+    "i picked it up",
+    "i stepped in",
+    "i volunteered",
+    "i offered to",
+    "i offered",
+    "i took ownership",
+    "i decided to fix",
+    "i owned it",
+)
 _CHANGED = _stems("started began changed switched rewrote stopped adopted moved introduced now")
 _FAULT = _phrases(
     "my mistake",
@@ -344,6 +372,15 @@ def finding(analysis: Analysis) -> Spans:
     return ()
 
 
+def took_on(analysis: Analysis) -> Spans:
+    """The candidate took on something that was not theirs: the answer says whose it was not
+    ("it wasn't my system", "nobody owned it") and that they stepped in ("I offered to fix it")."""
+    clauses = _clauses(analysis)
+    not_mine = [_span(c) for c in clauses if _has_phrase(_norms(c), _NOT_MINE)]
+    stepped = [_span(c) for c in clauses if _has_phrase(_norms(c), _TOOK_ON)]
+    return (not_mine[0], stepped[0]) if not_mine and stepped else ()
+
+
 FEATURES: dict[StoryFeature, Callable[[Analysis], Spans]] = {
     "result-figure": result_figure,
     "own-action": own_action,
@@ -356,6 +393,7 @@ FEATURES: dict[StoryFeature, Callable[[Analysis], Spans]] = {
     "owns-fault": owns_fault,
     "positions": positions,
     "finding": finding,
+    "took-on": took_on,
 }
 """Every feature a point may name in ``shows``, each with what it looks for."""
 
