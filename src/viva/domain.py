@@ -36,6 +36,8 @@ StoryFeature = Literal[
     "positions",
     "finding",
     "took-on",
+    "decider",
+    "their-terms",
 ]
 """What a behavioural answer's story does, for points that describe it (:mod:`viva.marking.story`)."""
 STORY_FEATURES: tuple[StoryFeature, ...] = get_args(StoryFeature)

@@ -110,6 +110,16 @@ def test_every_feature_the_bank_may_name_has_a_rule() -> None:
             "I offered to write the fix.",
         ),
         (
+            "decider",
+            "I needed the CFO to approve forty thousand dollars for relabelling.",
+            "The CFO was friendly and we talked about the relabelling.",
+        ),
+        (
+            "their-terms",
+            "Rather than talk about architectures, I showed her what each option cost in hours.",
+            "The nurse asked why we flagged five percent instead of everyone at risk. I explained it.",
+        ),
+        (
             "finding",
             "I profiled the service. Most of the time went on recomputing embeddings per request.",
             "I profiled the service, then I cached the embeddings, and I shipped it.",

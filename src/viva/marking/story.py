@@ -165,6 +165,22 @@ _TOOK_ON = _phrases(
     "i decided to fix",
     "i owned it",
 )
+# Someone who decides, and the decision: "the head of merchandising wanted", "I needed the CFO
+# to approve".
+_DECIDERS = _stems(
+    "head director cfo ceo cto coo vp executive exec stakeholder stakeholders client board founder "
+    "manager owner partner clinician doctor lawyer regulator"
+)
+_DECIDING = _stems(
+    "decide decided decision approve approved fund funded sign choose chose pick wanted needed asked"
+)
+# Their terms, and the jargon set aside: "instead of precision and recall I said ... costs an
+# adjuster two hours", "I didn't lead with a ROC curve; I put it in dollars".
+_SET_ASIDE = _phrases("rather than", "instead of", "instead", "didn't lead with", "left out", "without the")
+_THEIR_TERMS = _stems(
+    "dollars pounds euros money cost costs costing revenue sales customers customer users hours "
+    "days weeks risk losses profit budget complaints patients"
+)
 _CHANGED = _stems("started began changed switched rewrote stopped adopted moved introduced now")
 _FAULT = _phrases(
     "my mistake",
@@ -381,6 +397,35 @@ def took_on(analysis: Analysis) -> Spans:
     return (not_mine[0], stepped[0]) if not_mine and stepped else ()
 
 
+def decider(analysis: Analysis) -> Spans:
+    """Who had to decide and on what: a role that decides and a deciding verb in one clause ("the
+    claims director wanted more claims flagged", "I needed the CFO to approve the budget")."""
+    return tuple(
+        _span(c)
+        for c in _clauses(analysis)
+        if any(t.stem in _DECIDERS for t in c) and any(t.stem in _DECIDING for t in c)
+    )
+
+
+def their_terms(analysis: Analysis) -> Spans:
+    """The jargon set aside for the listener's own terms: the candidate sets something aside
+    ("rather than talk about architectures, I showed", "I didn't lead with a ROC curve") with
+    money, time, customers or risk in that sentence or the next."""
+    clauses = _clauses(analysis)
+    found = []
+    for k, c in enumerate(clauses):
+        if not _has_phrase(_norms(c), _SET_ASIDE):
+            continue
+        # the candidate sets it aside, in this clause or the next of the sentence
+        own = [t for d in clauses[k : k + 2] for t in d if t.sentence == c[0].sentence]
+        if not any(t.norm in _FIRST_PERSON for t in own):
+            continue
+        near = [t for d in clauses for t in d if c[0].sentence <= t.sentence <= c[0].sentence + 1]
+        if any(t.stem in _THEIR_TERMS or t.norm in ("$", "£", "€") for t in near):
+            found.append(_span(c))
+    return tuple(found)
+
+
 FEATURES: dict[StoryFeature, Callable[[Analysis], Spans]] = {
     "result-figure": result_figure,
     "own-action": own_action,
@@ -394,6 +439,8 @@ FEATURES: dict[StoryFeature, Callable[[Analysis], Spans]] = {
     "positions": positions,
     "finding": finding,
     "took-on": took_on,
+    "decider": decider,
+    "their-terms": their_terms,
 }
 """Every feature a point may name in ``shows``, each with what it looks for."""
 
