@@ -120,6 +120,16 @@ def test_every_feature_the_bank_may_name_has_a_rule() -> None:
             "The nurse asked why we flagged five percent instead of everyone at risk. I explained it.",
         ),
         (
+            "acknowledges",
+            "Instead of defending it, I asked him to pair with me for an hour.",
+            "I defended it and explained why he was wrong.",
+        ),
+        (
+            "change-made",
+            "I asked her for two examples, then rewrote my next doc with a summary up front.",
+            "She asked me for two examples, then rewrote her doc with a summary up front.",
+        ),
+        (
             "finding",
             "I profiled the service. Most of the time went on recomputing embeddings per request.",
             "I profiled the service, then I cached the embeddings, and I shipped it.",

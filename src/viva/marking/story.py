@@ -117,6 +117,11 @@ _ACKNOWLEDGE = _phrases(
     "understood his",
     "understood their",
     "wasn't wrong",
+    "instead of defending",
+    "rather than defending",
+    "didn't get defensive",
+    "wasn't defensive",
+    "confirmed it",
 )
 # Someone else's plan: "our PM wanted to launch", "a colleague proposed retraining daily".
 _OTHERS = _stems(
@@ -181,7 +186,11 @@ _THEIR_TERMS = _stems(
     "dollars pounds euros money cost costs costing revenue sales customers customer users hours "
     "days weeks risk losses profit budget complaints patients"
 )
-_CHANGED = _stems("started began changed switched rewrote stopped adopted moved introduced now")
+_CHANGED = _stems(
+    "started began changed switched rewrote stopped adopted moved introduced now "
+    "split restructured reorganised"
+)
+_THEN = frozenset(["then", "and", "so"])
 _FAULT = _phrases(
     "my mistake",
     "my fault",
@@ -326,14 +335,17 @@ def acknowledges(analysis: Analysis) -> Spans:
 
 
 def change_made(analysis: Analysis) -> Spans:
-    """ "I" changed how something is done: "I started", "I rewrote", "now I"."""
+    """ "I" changed how something is done: "I started", "I rewrote", "now I", "I asked for
+    examples, then rewrote the doc"."""
     found = []
+    doer_said: set[int] = set()  # sentences where "I" is the subject, for "..., then rewrote it"
     for c in _clauses(analysis):
         norms = _norms(c)
-        for i, norm in enumerate(norms[:-1]):
-            if norm in _DOER and c[i + 1].stem in _CHANGED:
-                found.append(_span(c))
-                break
+        if any(n in _DOER for n in norms):
+            doer_said.add(c[0].sentence)
+        elided = norms[0] in _THEN and len(c) > 1 and c[1].stem in _CHANGED and c[0].sentence in doer_said
+        if elided or any(n in _DOER and c[i + 1].stem in _CHANGED for i, n in enumerate(norms[:-1])):
+            found.append(_span(c))
     return tuple(found)
 
 
