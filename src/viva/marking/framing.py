@@ -11,10 +11,10 @@ Some frames say so on their own ("a common mistake is", "people assume", "people
 read it as", "it's tempting to think"). Others are only a rejection when one follows ("it
 looks like X, but ...", "the idea that X is wrong", "you might expect X. It doesn't."), since
 "it looks like overfitting" is also how a candidate states their own diagnosis. A few
-rejections follow what they reject:
-"X would be a mistake", "X ..., so I wouldn't go with that", and a practice named as the
-subject of its own failure ("multiplying the probabilities underflows"). Words in quotation
-marks are mentioned, not asserted, and so is what an opening "unlike X, where ...," says of X.
+rejections follow what they reject: "X would be a mistake", "X ..., so I wouldn't go with
+that", and a practice named as the subject of its own failure ("multiplying the probabilities
+underflows"). Words in quotation marks are mentioned, not asserted, and so is what an opening
+"unlike X, where ...," says of X.
 
 What a frame covers is no evidence *against* the candidate: it asserts no misconception and
 contradicts no point (:func:`viva.marking.terms.unframed`). It may still earn a point, since

@@ -164,7 +164,6 @@ _TOOK_ON = _phrases(
     "i picked it up",
     "i stepped in",
     "i volunteered",
-    "i offered to",
     "i offered",
     "i took ownership",
     "i decided to fix",
@@ -433,7 +432,7 @@ def their_terms(analysis: Analysis) -> Spans:
         if not any(t.norm in _FIRST_PERSON for t in own):
             continue
         near = [t for d in clauses for t in d if c[0].sentence <= t.sentence <= c[0].sentence + 1]
-        if any(t.stem in _THEIR_TERMS or t.norm in ("$", "£", "€") for t in near):
+        if any(t.stem in _THEIR_TERMS for t in near):
             found.append(_span(c))
     return tuple(found)
 
