@@ -36,6 +36,11 @@ _QUALIFIERS = (
 _BELIEVE = (
     r"(?:say|think|assume|believe|claim|expect|argue|conclude|suggest|worry|guess|reach\s+for|jump\s+to)"
 )
+# Who holds a belief the answer reports, and how often: "many people usually ..."
+_PEOPLE = r"(?:(?:many|some|most|a\s+lot\s+of)\s+)?(?:people|folks|candidates|beginners|newcomers|others)"
+_HOW_OFTEN = (
+    r"(?:often\s+|usually\s+|commonly\s+|sometimes\s+|tend\s+to\s+|will\s+|might\s+|may\s+|would\s+)?"
+)
 _READINGS = (
     r"(?:answer|reading|assumption|conclusion|view|instinct|take|explanation|guess|interpretation"
     r"|response|intuition|thought|story|diagnosis|fix)"
@@ -49,12 +54,9 @@ _STRONG = re.compile(
             rf"(?:is|are|would\s+be|was)\b(?:\s+(?:to|that|thinking|assuming|believing))?",
             rf"\b(?:(?:a|an|one|another)\s+)?{_QUALIFIERS}\s+{_QUALIFIED_NOUNS}s?\s+(?:here\s+)?(?:is|are)\b"
             r"(?:\s+(?:to|that))?",
-            rf"\b(?:many\s+|some\s+|most\s+|a\s+lot\s+of\s+)?(?:people|folks|candidates|beginners|newcomers|others)"
-            rf"\s+(?:often\s+|usually\s+|commonly\s+|sometimes\s+|tend\s+to\s+|will\s+|might\s+|may\s+|would\s+)?"
-            rf"{_BELIEVE}(?:s|ed)?\b(?:\s+that)?",
+            rf"\b{_PEOPLE}\s+{_HOW_OFTEN}{_BELIEVE}(?:s|ed)?\b(?:\s+that)?",
             # "people usually read it as X", "many take this to mean X"
-            r"\b(?:(?:(?:many|some|most|a\s+lot\s+of)\s+)?(?:people|folks|candidates|beginners|newcomers|others)|many|most)"
-            r"\s+(?:often\s+|usually\s+|commonly\s+|sometimes\s+|tend\s+to\s+|will\s+|might\s+|may\s+|would\s+)?"
+            rf"\b(?:{_PEOPLE}|many|most)\s+{_HOW_OFTEN}"
             r"(?:mis)?(?:read|take|interpret)s?\s+(?:it|this|that|them|these|the\s+\w+)\s+(?:as|to\s+mean)\b(?:\s+that)?",
             r"\bsome\s+(?:would|might|will)\s+(?:say|argue|claim)\b(?:\s+that)?",
             r"\b(?:you|we|one|i)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|mustn['’]t)\s+"
