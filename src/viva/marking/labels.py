@@ -105,7 +105,8 @@ def _named_labels(question: Question) -> list[Label | None]:
     (instructions, not subjects the answer teaches) seldom qualify.
     """
     taught = _bigrams(question.answer) | _bigrams(question.full_answer or "")
-    openings = [[p for p in itertools.pairwise(_opening(t.text)) if p in taught] for t in question.points]
+    opened = [_opening(p.text) for p in question.points]
+    openings = [[p for p in itertools.pairwise(words) if p in taught] for words in opened]
     named: dict[str, dict[str, set[int]]] = {}
     for i, opening in enumerate(openings):
         for name, family in opening:
@@ -122,16 +123,16 @@ def _named_labels(question: Question) -> list[Label | None]:
         )
 
     rivals = {family for family, names in named.items() if len(names) > 1 and apart(family, names)}
+    stems = [{t.stem for t in tokenize(p.text)} for p in question.points]
     found: list[Label | None] = []
-    for i, (point, opening) in enumerate(zip(question.points, openings, strict=True)):
+    for i, (words, opening) in enumerate(zip(opened, openings, strict=True)):
         pair = next(((name, family) for name, family in opening if family in rivals), None)
         if pair is None:
             found.append(None)
             continue
         name, family = pair
-        words = _opening(point.text)
         siblings = set().union(*named[family].values()) - {i}
-        rival_words = {t.stem for j in siblings for t in tokenize(question.points[j].text)}
+        rival_words = set().union(*(stems[j] for j in siblings))
         before = frozenset(words[: words.index(name)]) - set(named[family]) - rival_words
         found.append(Label(family, name, numbered=False, aliases=before))
     # a family only one labelled point is left in tells nothing apart
