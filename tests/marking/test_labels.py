@@ -7,9 +7,9 @@ import pytest
 
 from viva.bank.model import MarkingPoint, Question
 from viva.marking import get_backend
-from viva.marking.labels import Label, labels, own_label_view
+from viva.marking.labels import Label, labels, own_label_view, rival_label_view
 from viva.marking.lexical import LexicalBackend
-from viva.marking.terms import analyse
+from viva.marking.terms import Analysis, analyse
 
 STAGES = Question(
     topic_id="distributed",
@@ -131,6 +131,53 @@ def test_a_name_reaches_to_the_end_of_its_clause_and_an_alias_names_it_too() -> 
 def test_naming_the_thing_alone_earns_half_a_point() -> None:
     marking = LexicalBackend().mark(SPECULATIVE, "It uses a draft model.")
     assert {p.point_id: p.credit for p in marking.points}["draft"] == 0.5
+
+
+def _visible(view: Analysis) -> list[str]:
+    ranks = sorted({r for found in view.positions.values() for r in found})
+    return [view.content_terms()[r].surface for r in ranks]
+
+
+def test_only_what_is_said_of_the_rival_thing_is_in_its_view() -> None:
+    answer = "A small draft model proposes tokens, and the target model checks them in one pass."
+    view = rival_label_view(SPECULATIVE, 0, analyse(answer))
+    assert view is not None
+    assert _visible(view) == ["target", "model", "checks", "1", "pass"]
+    assert rival_label_view(SPECULATIVE, 0, analyse("A small draft model proposes tokens.")) is None
+
+
+def test_a_point_said_of_the_rival_thing_is_a_wrong_claim() -> None:
+    swapped = LexicalBackend().mark(SPECULATIVE, SPECULATIVE_SWAPPED)
+    assert "opposite" in swapped.flags
+    named = LexicalBackend().mark(SPECULATIVE, "It uses a small cheap draft model and a target model.")
+    assert swapped.score < named.score  # a swapped role costs more than saying nothing of the roles
+    assert "opposite" not in LexicalBackend().mark(SPECULATIVE, SPECULATIVE_RIGHT).flags
+
+
+NORMS = Question(
+    topic_id="deep-learning",
+    section_id="normalisation",
+    id="norms",
+    prompt="Why do transformers use layer norm rather than batch norm?",
+    answer="Batch norm normalises each feature across the batch; layer norm each token's own vector.",
+    points=(
+        MarkingPoint("batch", "Batch norm normalises each feature across the examples in the batch."),
+        MarkingPoint(
+            "layer",
+            "Layer norm normalises each example's own feature vector.",
+            accept=("across the features",),
+        ),
+    ),
+)
+
+
+def test_a_phrasing_in_words_the_rival_point_uses_too_is_no_swap() -> None:
+    # "feature ... across" is in the batch-norm point as much as in the phrasing "across the
+    # features": finding it said of batch norm says nothing wrong about layer norm
+    marking = LexicalBackend().mark(NORMS, "Batch norm normalises each feature across the batch.")
+    assert "opposite" not in marking.flags
+    swapped = LexicalBackend().mark(NORMS, "Batch norm normalises each example's own feature vector.")
+    assert "opposite" in swapped.flags
 
 
 @pytest.mark.semantic

@@ -275,6 +275,23 @@ def own_label_view(question: Question, index: int, answer: Analysis) -> Analysis
     return hiding(answer.text, tuple(spans))
 
 
+def rival_label_view(question: Question, index: int, answer: Analysis) -> Analysis | None:
+    """Only what ``answer`` says about another label of point ``index``'s family (what
+    :func:`own_label_view` hides), or None when it names no other. Words ``answer`` already
+    hides (named only to be rejected) stay hidden."""
+    view = own_label_view(question, index, answer)
+    if view is None:
+        return None
+    rest, start = [], 0
+    for a, b in view.hidden:
+        if a > start:
+            rest.append((start, a))
+        start = b
+    if start < len(answer.text):
+        rest.append((start, len(answer.text)))
+    return hiding(answer.text, tuple(sorted((*rest, *answer.hidden))))
+
+
 @functools.lru_cache(maxsize=2048)
 def label_frames(question: Question) -> tuple[frozenset[str], ...]:
     """For each labelled point (:func:`labels`), the words it shares with another point of its

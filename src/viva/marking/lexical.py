@@ -24,9 +24,11 @@ import functools
 
 from viva.bank.model import MarkingPoint, Question
 from viva.marking import guards, scoring, story
-from viva.marking.labels import label_frames, labels, names_only
+from viva.marking.labels import label_frames, labels, names_only, rival_label_view
 from viva.marking.misconceptions import Detection, detect
 from viva.marking.points import (
+    COVERED_AT,
+    PARTIAL_AT,
     QUESTION_WORD_WEIGHT,
     PointResult,
     Target,
@@ -147,7 +149,11 @@ class LexicalBackend:
             for i, (claims, point) in enumerate(zip(point_claims(question), question.points, strict=True))
         ]
         for i, (claims, subject) in enumerate(zip(point_claims(question), subjects(question), strict=True)):
-            against = opposed(claims[0], subject, asserted) or inverted(question.points[i].text, answer)
+            against = (
+                opposed(claims[0], subject, asserted)
+                or inverted(question.points[i].text, answer)
+                or _swapped(results[i], claims, i, question, asserted)
+            )
             if against:
                 results[i] = PointResult(0.0, against, True, opposite=True)
         results = [
@@ -197,6 +203,48 @@ def _own_option(
         return result
     own = mark_claims(list(claims), hiding(analysis.text, others))
     return own if own.credit <= result.credit else result
+
+
+def _swapped(
+    result: PointResult, claims: tuple[Target, ...], index: int, question: Question, asserted: Analysis
+) -> tuple[tuple[int, int], ...]:
+    """Evidence that the answer says point ``index`` of the rival thing its label is told from
+    (:func:`viva.marking.labels.rival_label_view`) and not of its own; empty if it doesn't.
+
+    "The depthwise step is a 1 × 1 convolution that mixes the channels" makes every word of
+    "a pointwise 1 × 1 convolution mixes the channels" but the depthwise step: the roles are
+    swapped, which is a wrong claim, not a point half made by naming "pointwise" elsewhere.
+    """
+    if result.contradicted or (result.credit >= PARTIAL_AT and not result.named):
+        return ()
+    rival = rival_label_view(question, index, asserted)
+    if rival is None:
+        return ()
+    said = mark_claims(_telling(claims, index, question), rival)
+    return said.evidence if said.credit >= COVERED_AT and not said.named else ()
+
+
+def _telling(claims: tuple[Target, ...], index: int, question: Question) -> list[Target]:
+    """Those of ``claims`` (point ``index``'s text and phrasings) with a word the rival points
+    of its label's family do not use, besides the label's own name: "across the features" (said
+    of layer norm) has only words "batch norm normalises each feature across the batch" uses
+    too, so finding it there is no swap."""
+    found = labels(question)
+    label = found[index]
+    if label is None:
+        return []
+    rivals = [
+        p for p, other in zip(question.points, found, strict=True) if other and other.family == label.family
+    ]
+    shared = {
+        w
+        for p in rivals
+        if p is not question.points[index]
+        for t in analyse(p.text).content_terms()
+        for w in t.words
+    }
+    shared |= {label.name, label.family, *label.aliases}
+    return [c for c in claims if any(t.weight > 0 and not t.words & shared for t in c.terms)]
 
 
 def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) -> PointResult:
