@@ -24,6 +24,7 @@ import functools
 
 from viva.bank.model import MarkingPoint, Question
 from viva.marking import guards, scoring, story
+from viva.marking.figures import other_figure
 from viva.marking.labels import label_frames, labels, names_only, rival_label_view
 from viva.marking.misconceptions import Detection, detect
 from viva.marking.points import (
@@ -159,6 +160,10 @@ class LexicalBackend:
         results = [
             _with_pick(r, p, question.prompt, analysis) for r, p in zip(results, question.points, strict=True)
         ]
+        results = [
+            _with_figures(r, p, question.prompt, asserted)
+            for r, p in zip(results, question.points, strict=True)
+        ]
         found = detect(question, asserted) if question.misconceptions else []
         if found:
             results = [_not_from(r, found) for r in results]
@@ -268,6 +273,15 @@ def _with_pick(result: PointResult, point: MarkingPoint, prompt: str, analysis: 
     if not made:
         return PointResult(0.0, spans, True, opposite=True)
     return PointResult(1.0, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
+
+
+def _with_figures(result: PointResult, point: MarkingPoint, prompt: str, asserted: Analysis) -> PointResult:
+    """``result``, contradicted where its clauses state another figure than the point's
+    (:func:`viva.marking.figures.other_figure`)."""
+    if result.contradicted or result.credit < PARTIAL_AT:
+        return result
+    wrong = other_figure(point.text, prompt, result.evidence, asserted)
+    return PointResult(0.0, wrong, True) if wrong else result
 
 
 def _not_from(result: PointResult, found: list[Detection]) -> PointResult:
