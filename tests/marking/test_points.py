@@ -1,3 +1,5 @@
+import pytest
+
 from viva.marking.points import clauses, mark_claims, match, target
 from viva.marking.terms import analyse, distinct_concepts
 
@@ -18,6 +20,22 @@ def test_antonym_is_a_contradiction() -> None:
     found = match(target("decode is memory-bound", NONE), analyse("decode is compute-bound"))
     assert found.contradicted
     assert found.coverage < 1
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("e to the 1,000 overflows to infinity", "e to the 1,000 underflows to zero"),
+        ("the gradient vanishes", "the gradient explodes"),
+        ("k-means++ seeding is random", "k-means++ seeding is deterministic"),
+        ("the indicators are dependent", "the indicators are independent"),
+    ],
+)
+def test_the_opposite_of_a_numerical_or_statistical_property_is_a_contradiction(
+    claim: str, said: str
+) -> None:
+    assert match(target(claim, NONE), analyse(said)).contradicted
+    assert not match(target(claim, NONE), analyse(claim)).contradicted
 
 
 def test_both_said_right_way_round_is_no_contradiction() -> None:

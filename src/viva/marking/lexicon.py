@@ -281,6 +281,14 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "unneeded": ("unnecessary", "unneeded", "needless", "superfluous"),
     "biased": ("biased", "has a bias"),
     "unbiased": ("unbiased", "no bias"),
+    "underflow": ("underflow", "underflows", "underflowing", "underflowed", "flush to zero"),
+    "overflow": ("overflow", "overflows", "overflowing", "overflowed"),
+    "vanishing": ("vanish", "vanishes", "vanishing", "vanished"),
+    "exploding": ("explode", "explodes", "exploding", "exploded"),
+    "random": ("random", "randomly", "at random", "stochastic"),
+    "deterministic": ("deterministic", "deterministically"),
+    "independent": ("independent", "independently", "independence"),
+    "dependent": ("dependent", "dependence"),
 }
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
@@ -295,6 +303,10 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("overfitting", "underfitting"),
     ("biased", "unbiased"),
     ("needed", "unneeded"),
+    ("underflow", "overflow"),
+    ("vanishing", "exploding"),
+    ("random", "deterministic"),
+    ("independent", "dependent"),
 )
 
 # Concepts about direction or relation: their phrases ("at the same time") do not also
@@ -319,6 +331,14 @@ RELATIONAL = frozenset(
         "underfitting",
         "biased",
         "unbiased",
+        "underflow",
+        "overflow",
+        "vanishing",
+        "exploding",
+        "random",
+        "deterministic",
+        "independent",
+        "dependent",
     }
 )
 
