@@ -9,20 +9,22 @@ import pytest
 
 from tests.marking.conftest import SWAPPED_PROFILERS
 from viva.bank import load_bank
-from viva.bank.model import Question
+from viva.bank.model import MarkingPoint, Misconception, Question
 from viva.marking import get_backend
 from viva.marking.aligned import (
     ALIGNED_FROM,
     ALIGNED_FULL,
     ALIGNED_SHARE,
     EVIDENCE_AT,
+    GIST_SHARE,
     AlignedBackend,
     combine,
     exact_words,
     point_alignment,
 )
 from viva.marking.embedding import Encoded
-from viva.marking.points import PointResult
+from viva.marking.explain import score_reasons
+from viva.marking.points import COVERED_AT, PointResult
 from viva.settings import Settings
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
@@ -226,3 +228,50 @@ def test_alignment_does_not_credit_what_is_said_of_another_option(
     marking = marker.mark(question, SWAPPED_PROFILERS)
     assert [p.status for p in marking.points] == ["missed", "missed"]
     assert marking.verdict == "weak"
+
+
+PINNED = Question(
+    topic_id="data",
+    section_id="loading",
+    id="pinned",
+    prompt="What does pin_memory=True in the DataLoader do, and why does it speed things up?",
+    answer="It puts batches in page-locked host memory, which the GPU's DMA engine copies from directly.",
+    points=(
+        MarkingPoint(
+            "page-locked", "It allocates batches in page-locked host memory that cannot be swapped out."
+        ),
+        MarkingPoint("dma", "The GPU's DMA engine copies directly from it, with no staging copy."),
+        MarkingPoint("overlap", "It allows asynchronous copies that overlap with GPU compute."),
+    ),
+    misconceptions=(
+        Misconception(
+            "pins-to-gpu",
+            "pin_memory keeps the batches in GPU memory.",
+            "The batches stay in host memory; only the copy gets faster.",
+            accept=("keeps the batches in GPU memory",),
+        ),
+    ),
+)
+VAGUE = "It puts the batches in pinned memory, which makes transferring them to the GPU faster."
+
+
+def test_a_vague_answer_on_the_right_track_ranks_above_one_about_something_else(
+    marker: AlignedBackend,
+) -> None:
+    vague = marker.mark(PINNED, VAGUE)
+    assert all(p.status != "covered" for p in vague.points)
+    elsewhere = marker.mark(PINNED, "Use a larger learning rate with a linear warmup and cosine decay.")
+    assert vague.score > elsewhere.score
+    assert vague.verdict == "weak"  # the gist orders weak answers; it makes none partial
+    assert "gist" in vague.flags and 0 < vague.score <= GIST_SHARE * COVERED_AT
+    assert "gist" not in marker.mark(PINNED, PINNED.answer).flags
+    assert any(r.startswith("no core point was made in full") for r in score_reasons(vague))
+
+
+def test_an_answer_stating_a_wrong_claim_has_no_gist(marker: AlignedBackend) -> None:
+    wrong = marker.mark(PINNED, VAGUE + " It keeps the batches in GPU memory.")
+    assert wrong.misconceptions
+    assert "gist" not in wrong.flags
+    assert wrong.score < marker.mark(PINNED, VAGUE).score
+    denied = marker.mark(PINNED, VAGUE + " It does not allow asynchronous copies.")
+    assert "contradiction" in denied.flags and "gist" not in denied.flags

@@ -13,6 +13,11 @@ misconception asserted caps the score and withholds all alignment credit, a poin
 the alignment found must be fully covered to count as made, and a point whose words only name
 its thing (:func:`viva.marking.labels.names_only`) takes no alignment credit: similarity cannot
 tell which of two named things does what.
+
+An answer that makes no point in full and states nothing wrong still scores its *gist*, how
+near its words come to the core points, kept below the partial line
+(:meth:`AlignedBackend.gist`): "it puts the batches in pinned memory so the copy is faster"
+is weak, but nearer the mark than an answer about something else.
 """
 
 from __future__ import annotations
@@ -51,6 +56,11 @@ VERSION = "2.0"
 ALIGNED_FROM = 0.2
 ALIGNED_FULL = 0.7
 ALIGNED_SHARE = 1.0
+# An answer that states no wrong claim scores at least its gist (:meth:`AlignedBackend.gist`):
+# this share of the core points' mean aligned credit, capped at COVERED_AT, so at most 0.26
+# and always weak. It changes no verdict; it ranks a vague answer on the right track above
+# one about something else, which the rules alike score 0 (see the module docstring).
+GIST_SHARE = 0.35
 EVIDENCE_AT = 0.6  # a point word aligned at least this well marks its answer word as evidence
 # Reference mode: the lexical model's predicted mark (0-5), the reference's alignment recall
 # (on a 0-5 scale) and their product, fitted by leave-one-question-out cross-validation on
@@ -193,6 +203,18 @@ class AlignedBackend(EmbeddingMarker):
             found.append(point_alignment(self._cached(p.text), p.text, encoded, answer, demote, hidden))
         return found
 
+    @staticmethod
+    def gist(question: Question, points: list[tuple[float, Spans]]) -> float:
+        """A weak answer's score from how near its words come to the core points, though it
+        makes none in full: "it puts the batches in pinned memory so copies are faster" is on
+        the track of "page-locked memory the GPU copies from directly", an answer about
+        something else is not. ``points`` are the :meth:`alignments`; the gist is at most
+        ``GIST_SHARE * COVERED_AT``, below the partial line."""
+        core = [
+            aligned_credit(recall) for p, (recall, _) in zip(question.points, points, strict=True) if p.core
+        ]
+        return GIST_SHARE * min(sum(core) / len(core), COVERED_AT) if core else 0.0
+
     def reference_recall(self, question: Question, answer: Encoded) -> float:
         """How much of the reference answer the answer says (reference mode)."""
         return alignment_recall(self._cached(question.answer), [answer], prompt_keys(question.prompt))
@@ -222,8 +244,16 @@ class AlignedBackend(EmbeddingMarker):
             # an answer asserting a known wrong claim: its right-sounding words are exactly what
             # similarity cannot judge, so only what the rules found earns credit
             blended = results
+            points = None
             if not found and any(can_rise(r) for r in results):
                 points = self.alignments(question, answer)
                 blended = [combine(r, *a) for r, a in zip(results, points, strict=True)]
             base = scoring.authored_score(question, blended)
+            if points is not None and not any(r.contradicted for r in results):
+                gist = self.gist(question, points)
+                if gist > base:
+                    marking = build_marking(
+                        question, answer, analysis, blended, found, gist, self.name, self.version
+                    )
+                    return marking.model_copy(update={"flags": [*marking.flags, "gist"]})
         return build_marking(question, answer, analysis, blended, found, base, self.name, self.version)

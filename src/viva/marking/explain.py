@@ -74,6 +74,11 @@ def score_reasons(marking: Marking) -> list[str]:
             "a point was stated the other way round (another option picked, a relation reversed or a "
             "ratio inverted): that is a wrong claim, and costs what a misconception costs"
         )
+    if "gist" in marking.flags:
+        reasons.append(
+            "no core point was made in full, so this is how near its words come to them: on the "
+            "right track, but still weak"
+        )
     reasons += [CAPS[flag] for flag in marking.flags if flag in CAPS]
     made_up = marking.marked_up_for
     if made_up:

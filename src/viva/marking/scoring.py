@@ -15,7 +15,9 @@ answer that works must say) and their *marked-up* points (extra credit)::
     score = min(MISCONCEPTION_CAP, score * MISCONCEPTION_FACTOR ** wrong)
 
 where ``wrong`` counts the misconceptions stated and the points stated the other way round
-(another option picked, a relation reversed, a ratio inverted): both are wrong claims.
+(another option picked, a relation reversed, a ratio inverted): both are wrong claims. The
+default marker then raises an answer that states nothing wrong to its gist, a weak score
+from how near its words come to the core points (:meth:`viva.marking.aligned.AlignedBackend.gist`).
 
 So an answer that makes every core point and states no misconception is strong (its
 core points alone take it to ``CORE_SHARE``, 0.75); each marked-up point it also makes
