@@ -3,6 +3,8 @@ says of that stage or thing."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from viva.bank.model import MarkingPoint, Question
@@ -209,3 +211,39 @@ def test_a_name_alone_opens_a_claim_only_where_a_subject_stands() -> None:
     view = own_label_view(PASSES, 1, analyse(answer))
     assert view is not None  # "then forward with ..." is about the forward pass
     assert [answer[a:b] for a, b in view.hidden] == ["forward with a multiply and an add"]
+
+
+PHRASED = dataclasses.replace(
+    STAGES,
+    points=tuple(
+        dataclasses.replace(point, accept=(accept,))
+        for point, accept in zip(
+            STAGES.points[:3],
+            (
+                "stage 1 shards the optimizer state",
+                "stage 2 also shards the gradients",
+                "stage 3 shards the parameters",
+            ),
+            strict=True,
+        )
+    )
+    + STAGES.points[3:],
+)
+
+
+def test_a_phrasing_said_of_the_rival_stage_is_a_wrong_claim_though_it_names_its_own() -> None:
+    # "stage 1 shards the optimizer state" is said in full of stage 3 but for its "1"
+    swapped = LexicalBackend().mark(
+        PHRASED,
+        "Stage 1 shards the model parameters across the GPUs, stage 2 adds the gradients, "
+        "and stage 3 finally shards the optimizer states.",
+    )
+    assert "opposite" in swapped.flags
+    assert swapped.verdict == "weak"
+    right = LexicalBackend().mark(
+        PHRASED,
+        "Stage 1 shards the optimizer states across the GPUs, stage 2 adds the gradients, "
+        "and stage 3 finally shards the model parameters.",
+    )
+    assert "opposite" not in right.flags
+    assert right.verdict == "strong"

@@ -42,6 +42,7 @@ from viva.marking.reference import is_reference_only
 from viva.marking.relations import about_others, inverted, opposed, picked, subjects
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, distinct_concepts, hiding, unframed
+from viva.marking.text import tokenize
 
 VERSION = "1.0"
 
@@ -225,8 +226,29 @@ def _swapped(
     rival = rival_label_view(question, index, asserted)
     if rival is None:
         return ()
-    said = mark_claims(_telling(claims, index, question), rival)
+    said = mark_claims(_unnamed(_telling(claims, index, question), index, question), rival)
     return said.evidence if said.credit >= COVERED_AT and not said.named else ()
+
+
+def _unnamed(claims: list[Target], index: int, question: Question) -> list[Target]:
+    """``claims`` without the name of point ``index``'s own thing: what is said of the rival
+    names the rival, so "stage 3 shards the optimizer states" says all of "stage 1 shards the
+    optimizer state" but the "1"."""
+    label = labels(question)[index]
+    if label is None:
+        return claims
+    names = {label.name, *label.aliases}
+    demote = prompt_keys(question.prompt) | label_frames(question)[index]
+    apart = distinct_concepts(question.prompt)
+    found = []
+    for claim in claims:
+        kept, start = [], 0
+        for token in tokenize(claim.text):
+            if token.stem in names or token.norm in names:
+                kept.append(claim.text[start : token.start])
+                start = token.end
+        found.append(target("".join(kept) + claim.text[start:], demote, accept=claim.accept, distinct=apart))
+    return found
 
 
 def _telling(claims: tuple[Target, ...], index: int, question: Question) -> list[Target]:
