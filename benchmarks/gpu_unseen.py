@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench_markers import add_marker_options, fallbacks, marker_from  # a sibling: run as files
 from viva.bank import load_bank
-from viva.marking import Marking
+from viva.marking import InBank, Marking
 from viva.marking.evaluate import read_jsonl
 
 RANK = {"strong": 2, "partial": 1, "weak": 0}
@@ -40,7 +40,7 @@ def main() -> None:
     args = parser.parse_args()
     bank, _ = load_bank(args.content)
     rows = read_jsonl(args.path)[: args.limit]
-    marker = marker_from(args)
+    marker = InBank(marker_from(args), bank)  # as the app marks: knowing the other questions
     markings: list[Marking] = []
     right = 0
     by_kind: dict[str, list[int]] = defaultdict(list)

@@ -119,3 +119,19 @@ def test_the_llm_backend_without_a_server_fails_in_one_line_with_the_fix(bank_di
     result = runner.invoke(app, args, env=env)
     assert result.exit_code == 1
     assert "VIVA_LLM_BASE_URL" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_answer_to_another_question_in_the_bank_is_weak_and_named() -> None:
+    content = Path(__file__).resolve().parents[2] / "content"
+    # the ZeRO question answered with how a ring all-reduce works: partial on the words alone
+    answer = (
+        "A ring all-reduce sends each GPU's buffer around the ring in two passes, a reduce-scatter then "
+        "an all-gather, so each GPU moves about twice the buffer size whatever the number of GPUs."
+    )
+    code, out, _ = _mark(content, "distributed-training/zero-stages", "--answer", answer, "--format", "json")
+    assert code == 0
+    marking = json.loads(out)
+    assert marking["verdict"] == "weak" and "another-question" in marking["flags"]
+    assert marking["answers_instead"] == "distributed-training/ring-all-reduce-cost"
+    code, out, _ = _mark(content, "distributed-training/zero-stages", "--answer", answer)
+    assert "distributed-training/ring-all-reduce-cost" in out  # the reason names the question it answers

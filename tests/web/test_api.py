@@ -105,3 +105,10 @@ def test_an_empty_answer_is_refused_by_the_documented_schema(client: TestClient)
     for answer in ("", "   "):
         response = client.post("/api/v1/mark", json={"question_id": "demo/bound", "answer": answer})
         assert response.status_code == 422, repr(answer)
+
+
+def test_the_app_marks_knowing_its_bank(client: TestClient) -> None:
+    from viva.marking import InBank
+
+    state = client.app.state.viva  # type: ignore[attr-defined]
+    assert isinstance(state.marker, InBank) and state.marker.bank is state.bank

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
+from pathlib import Path
 
-from tests.web.conftest import answer, csrf_from
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from tests.factories import write_bank
+from tests.web.conftest import NOW, answer, csrf_from, make_settings, new_client, sign_up
+from viva.web import create_app
 
 GOOD = "Decode is memory-bound: every step reads all the weights from memory for very little arithmetic."
 WRONG = "Honestly I think decode is compute-bound."
@@ -100,3 +105,31 @@ def test_progress_draws_plots_and_links_weak_points_to_practice(signed_in: TestC
         "Mastery per topic and section" in page and "Reviews due per day" in page and "Score history" in page
     )
     assert 'href="/practice/demo/bound"' in page  # a weak point, with a link to practise it
+
+
+MORE = """\
+questions:
+  - id: sampling
+    prompt: How does nucleus sampling choose the next token?
+    answer: |
+      It keeps the smallest set of tokens whose probabilities add up to p, renormalises, and samples
+      from that set, so the candidate pool grows when the model is unsure.
+    points:
+      - id: smallest-set
+        text: It keeps the smallest set of tokens whose cumulative probability reaches p.
+      - id: adaptive
+        text: The pool grows when the distribution is flat and shrinks when it is peaked.
+"""
+
+
+def test_an_answer_to_another_question_links_to_it(engine: Engine, tmp_path: Path) -> None:
+    bank = write_bank(tmp_path / "content", {"02-more.yaml": MORE})
+    app = create_app(make_settings(bank, tmp_path), engine=engine, clock=lambda: NOW)
+    with new_client(app) as client:
+        sign_up(client)
+        off = "It keeps the smallest set of tokens whose probabilities add up to p and samples from it."
+        page = client.get(f"/attempts/{answer(client, 'bound', off)}").text
+        assert "Weak" in page and "it answers another question in the bank (demo/sampling)" in page.lower()
+        assert 'This answers another question: <a href="/practice/demo/sampling">' in page
+        page = client.get(f"/attempts/{answer(client, 'bound', GOOD)}").text
+        assert "This answers another question" not in page

@@ -19,11 +19,12 @@ from rich.text import Text
 
 from viva.bank import Bank, load_bank
 from viva.errors import VivaError
-from viva.marking import Marker, backend_names, build_marker
+from viva.marking import InBank, Marker, backend_names, build_marker
 from viva.settings import Settings
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
+
 
 class OutputFormat(StrEnum):
     """What every command with ``--format`` prints: Rich text for people, JSON for programs."""
@@ -87,13 +88,14 @@ def check_backend(name: str) -> None:
 
 
 def marker_for(ctx: typer.Context | None = None, backend: str | None = None) -> Marker:
-    """The run's one marker, or, for an explicit ``--backend``, the one that names."""
+    """The run's one marker, or, for an explicit ``--backend``, the one that names; either
+    knows the bank, so an answer to another of its questions is marked as one."""
     started = _started(ctx)
     if backend is not None:
         check_backend(backend)
     if backend is None or backend == started.settings.marking_backend:
-        return started.marker
-    return build_marker(started.settings.with_(marking_backend=backend))
+        return InBank(started.marker, bank_for(ctx))
+    return InBank(build_marker(started.settings.with_(marking_backend=backend)), bank_for(ctx))
 
 
 @functools.lru_cache(maxsize=4)

@@ -1,7 +1,8 @@
 """Marking an answer against a question's points: ``mark(question, answer) -> Marking``.
 
-The names other packages code against are :func:`mark`, :func:`build_marker` and
-:func:`question_from_reference`; backends are chosen by name (``default``, ``lexical``,
+The names other packages code against are :func:`mark`, :func:`build_marker`,
+:class:`InBank` (a marker that knows the bank, so an answer to another of its questions is
+weak) and :func:`question_from_reference`; backends are chosen by name (``default``, ``lexical``,
 ``semantic``, ``llm``, ``auto``, or one registered under the ``viva.markers`` entry-point
 group) and built once.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from viva.bank.model import Question
 from viva.marking.backends import Backend, Marker, backend_names, build_marker, get_backend
+from viva.marking.elsewhere import InBank
 from viva.marking.reference import question_from_reference
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 
@@ -21,6 +23,7 @@ def mark(question: Question, answer: str, backend: str = "default") -> Marking:
 
 __all__ = [
     "Backend",
+    "InBank",
     "Marker",
     "Marking",
     "MisconceptionMark",

@@ -8,7 +8,7 @@ which are not answers. The words live here, once, so web and terminal say the sa
 
 from __future__ import annotations
 
-from viva.marking import guards, scoring
+from viva.marking import elsewhere, guards, scoring
 from viva.marking.result import Marking, PointMark
 
 CAPS: dict[str, str] = {
@@ -18,6 +18,7 @@ CAPS: dict[str, str] = {
     "instruction-to-marker": f"capped at {guards.INSTRUCTION_CAP:.0%}: it speaks to the marker instead of "
     "answering the question",
     "off-topic": f"capped at {guards.OFF_TOPIC_CAP:.0%}: nothing in it is about this question",
+    "another-question": f"capped at {elsewhere.ELSEWHERE_CAP:.0%}: it answers another question in the bank",
     "empty": "there was nothing to mark",
 }
 
@@ -79,7 +80,9 @@ def score_reasons(marking: Marking) -> list[str]:
             "no core point was made in full, so this is how near its words come to them: on the "
             "right track, but still weak"
         )
-    reasons += [CAPS[flag] for flag in marking.flags if flag in CAPS]
+    for flag in (f for f in marking.flags if f in CAPS):
+        named = flag == elsewhere.FLAG and marking.answers_instead
+        reasons.append(CAPS[flag] + (f" ({marking.answers_instead}), not the one asked" if named else ""))
     made_up = marking.marked_up_for
     if made_up:
         reasons.append("marked up for " + "; ".join(p.text.rstrip(".") for p in made_up))

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from viva.bank.model import Bank, Question
 from viva.domain import Verdict
-from viva.marking.backends import get_backend
+from viva.marking.backends import Marker, get_backend
+from viva.marking.elsewhere import InBank
 from viva.marking.result import Marking
 from viva.marking.terms import analyse
 
@@ -51,9 +52,10 @@ def _where(question: Question, line: int | None = None) -> str:
     return f"{question.source.path}:{line if line is not None else question.source.line}"
 
 
-def checks_for(question: Question, backend: str = "default") -> list[LintCheck]:
-    """The model answer and every sample answer of ``question`` (not its follow-ups)."""
-    engine = get_backend(backend)
+def checks_for(question: Question, backend: str | Marker = "default") -> list[LintCheck]:
+    """The model answer and every sample answer of ``question`` (not its follow-ups), marked
+    by ``backend`` (a name, or a marker already built)."""
+    engine = get_backend(backend) if isinstance(backend, str) else backend
     found = [
         LintCheck(
             question.full_id,
@@ -90,10 +92,11 @@ def checks_for(question: Question, backend: str = "default") -> list[LintCheck]:
 def lint_bank(bank: Bank, backend: str = "default", topics: Iterable[str] = ()) -> list[LintCheck]:
     """Every check for every question in the bank (or in ``topics``), in learning order."""
     wanted = set(topics)
+    engine = InBank(get_backend(backend), bank)
     results: list[LintCheck] = []
     for question in bank.questions():
         if not wanted or question.topic_id in wanted:
-            results.extend(checks_for(question, backend))
+            results.extend(checks_for(question, engine))
     return results
 
 

@@ -67,6 +67,11 @@ class Marking(BaseModel):
     flags: list[str] = Field(
         default=[], description="why the score was capped, e.g. keyword-list, off-topic, contradiction"
     )
+    answers_instead: str | None = Field(
+        default=None,
+        description="the id of the bank question this answer fits far better than the one asked "
+        "(flag another-question)",
+    )
     backend: str
     backend_version: str
     fallback_reason: str | None = Field(

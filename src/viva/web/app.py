@@ -20,7 +20,7 @@ from sqlalchemy import Engine
 from starlette.types import ASGIApp
 
 from viva.bank import load_bank
-from viva.marking import Marker, build_marker
+from viva.marking import InBank, Marker, build_marker
 from viva.settings import Settings
 from viva.speech import SpeechEngine
 from viva.store import data_location, make_engine, migrate, session_factory
@@ -73,7 +73,7 @@ def create_app(
         clock=clock,
         transcriber=Transcriber.from_settings(settings, speech_engine),
         heard=HeardTokens(key),
-        marker=marker or build_marker(settings),
+        marker=InBank(marker or build_marker(settings), bank),
         data_location=data_location(settings.resolved_database_url),
     )
 

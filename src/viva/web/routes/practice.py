@@ -25,6 +25,7 @@ from viva.web.answers import checked_answer
 from viva.web.deps import DB, CurrentUser, RowId, State, verify_csrf
 from viva.web.feedback import LABEL, SYMBOL, evidence_of, highlight, quotes
 from viva.web.rendering import render
+from viva.web.state import AppState
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(verify_csrf)])
 
@@ -196,6 +197,7 @@ def _attempt_context(
         "lesson": practice.lesson_for(question, marking),
         "follow_up": follow_up,
         "parent": state.bank.parent(question),
+        "instead": _instead(state, marking.answers_instead),
         "scope": scope,
         "symbol": SYMBOL,
         "label": LABEL,
@@ -204,6 +206,11 @@ def _attempt_context(
         "max_chars": state.settings.max_answer_chars,
         "nav": "practice",
     }
+
+
+def _instead(state: AppState, full_id: str | None) -> Question | None:
+    """The question an answer was marked as answering instead, if the bank still has it."""
+    return state.bank.question(full_id) if full_id and state.bank.has_question(full_id) else None
 
 
 @router.post("/attempts/{attempt_id}/override")
