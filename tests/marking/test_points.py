@@ -203,3 +203,13 @@ def test_a_direction_word_is_read_only_beside_what_the_claim_is_about() -> None:
     swapped = match(claim, analyse("It reduces bias and increases variance."))
     assert swapped.coverage < 1 and swapped.contradicted
     assert match(claim, analyse("It increases bias and reduces variance.")).coverage == 1
+
+
+def test_less_of_what_a_claim_says_none_of_neither_makes_nor_denies_it() -> None:
+    claim = target("The scores matrix never goes to HBM.", NONE)
+    assert not match(claim, analyse("It cuts the traffic to HBM.")).contradicted
+    tiles = target("Attention tiles the blocks in SRAM, so the matrix never goes to HBM.", NONE)
+    lessened = match(tiles, analyse("It reduces reads and writes to GPU memory by tiling."))
+    assert lessened.coverage > 0 and not lessened.contradicted
+    stated = match(claim, analyse("The scores matrix goes to HBM and is read back."))
+    assert stated.contradicted

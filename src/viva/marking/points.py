@@ -20,6 +20,7 @@ from viva.marking.terms import Analysis, Term, analyse
 from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
 
 QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)
+LESS = frozenset(["#decrease"])
 ABSENCE = frozenset(["#unneeded"])  # concepts that deny what they qualify: "unnecessary"
 CONTRADICTS_AT = 0.34  # share of the addressed weight that, contradicted, voids the claim
 
@@ -308,6 +309,8 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
                 matched += share * weight
                 used.append(min(agree, key=lambda p: abs(p - anchor)))
                 used.extend(extra)
+            elif inside and term.negated and all(_lessened(content, p) for p in inside):
+                pass  # "reduces reads of HBM" for "never goes to HBM": less, not none, nor more
             elif inside:
                 contradicted += share * term.weight
                 used.append(inside[0])
@@ -398,6 +401,12 @@ def _negative_near(content: list[Term], rank: int, absence: bool = False) -> boo
     if absence and any(t.negated and t.keys & ABSENCE for t in near):
         return False
     return any(t.negated for t in near)
+
+
+def _lessened(content: list[Term], rank: int) -> bool:
+    """A word of decrease governs ``rank`` ("reduces reads and writes to HBM"): it says less of
+    what a negated claim says none of, so it neither makes that claim nor denies it."""
+    return any(t.keys & LESS for t in content[max(0, rank - 4) : rank])
 
 
 def _merge(spans: list[tuple[int, int]], text: str) -> tuple[tuple[int, int], ...]:
