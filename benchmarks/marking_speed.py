@@ -24,7 +24,7 @@ from pathlib import Path
 from bench_markers import add_marker_options, fallbacks, marker_from  # a sibling: run as files
 from viva.bank import load_bank
 from viva.bank.model import Question
-from viva.marking import Marker, Marking, question_from_reference
+from viva.marking import InBank, Marker, Marking, question_from_reference
 from viva.marking.evaluate import evaluate, read_jsonl
 
 MOHLER = Path("/work/shared/data/asag/mohler-dev.jsonl")
@@ -58,8 +58,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="time only the first N answers, without warm-up")
     parser.add_argument("--content", type=Path, default=Path("content"))
     args = parser.parse_args()
-    backend = marker_from(args)
     bank, _ = load_bank(args.content)
+    backend = InBank(marker_from(args), bank)  # as the app marks, with the bank's other questions
     jobs = [(q, a) for q in bank.questions() for a in (q.answer, *(s.answer for s in q.samples))]
     rows = read_jsonl(MOHLER)
     jobs += [
