@@ -139,3 +139,16 @@ def test_no_answer_the_bank_marks_strong_or_partial_is_taken_for_another_questio
         if s.verdict == "weak" and s.kind is None
     )
     assert caught >= 50
+
+
+def test_bank_lint_marks_knowing_the_bank_and_names_the_other_question() -> None:
+    from dataclasses import replace
+
+    from viva.bank.model import SampleAnswer
+    from viva.marking.lint import lint_bank
+
+    mislabelled = replace(LAMBDA, samples=(SampleAnswer(ABOUT_L1_L2, "partial"),), follow_ups=())
+    section = replace(SECTION, questions=(mislabelled, L1_L2, DROPOUT, STORY))
+    bank = Bank((Topic("reg", "Regularisation", "summary", 1, (section,)),))
+    failure = next(r for r in lint_bank(bank, "lexical") if not r.passed)
+    assert failure.kind == "partial sample" and "answers reg/l1-l2" in failure.describe()

@@ -38,6 +38,7 @@ class LintCheck:
         m = self.marking
         missed = ", ".join(p.point_id for p in m.points if p.status != "covered") or "none"
         extra = f"; flags: {', '.join(m.flags)}" if m.flags else ""
+        extra += f" (answers {m.answers_instead})" if m.answers_instead else ""
         found = ", ".join(x.misconception_id for x in m.misconceptions)
         extra += f"; misconceptions: {found}" if found else ""
         return (
