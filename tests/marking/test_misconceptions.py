@@ -66,3 +66,23 @@ def test_a_range_is_one_clause_so_a_wrong_claim_cannot_borrow_a_neighbouring_sen
         "The true lift is fixed, so this interval from 2.1 to 3.4 contains it or not."
     )
     assert _ids(question, correct) == []
+
+
+def test_a_figure_with_a_unit_is_stated_only_with_that_unit(decode_question: Question) -> None:
+    """ "8 billion parameters ... 16 GB" says 8 and GB, but not "8 GB"; "six FLOPs, two for the
+    forward pass" says 2 and FLOPs, but not "2 FLOPs"."""
+    question = replace(
+        decode_question,
+        misconceptions=(
+            Misconception(
+                "one-byte", "An 8B model is 8 GB of weights.", "BF16 is 2 bytes.", ("8 GB of BF16 weights",)
+            ),
+            Misconception(
+                "forward-only", "Training costs 2 FLOPs per parameter per token.", "It is about 6.", ()
+            ),
+        ),
+    )
+    assert _ids(question, "At 8 billion parameters the weights take 16 GB in BF16.") == []
+    assert _ids(question, "The weights are 8 GB in BF16.") == ["one-byte"]
+    assert _ids(question, "Training costs six FLOPs per parameter per token, two of them forward.") == []
+    assert _ids(question, "Training costs 2 FLOPs per parameter per token.") == ["forward-only"]

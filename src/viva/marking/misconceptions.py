@@ -14,6 +14,7 @@ stated by saying it: an answer that gives its own figures and none of the miscon
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 
 from viva.bank.model import Misconception, Question
@@ -59,6 +60,25 @@ def _other_figures(claim: Target, answer: Analysis) -> bool:
     return not any(near_number(w, v) for w in wanted for v in said)
 
 
+def _unit_unsaid(claim: Target, answer: Analysis) -> bool:
+    """Whether a figure the claim gives with a unit ("8 GB", "2 FLOPs") is never said with that
+    unit: "8 billion parameters, 16 GB" does not say "8 GB", nor does "six FLOPs, two for the
+    forward pass" say "2 FLOPs". A figure and its unit are one claim."""
+    said = answer.content_terms()
+    for term, unit in itertools.pairwise(claim.terms):
+        value = _figure(term.surface)
+        if value is None or " " in term.surface or _figure(unit.surface) is not None:
+            continue
+        if not any(
+            (other := _figure(word.surface)) is not None
+            and near_number(value, other)
+            and following.keys & unit.keys
+            for word, following in itertools.pairwise(said)
+        ):
+            return True
+    return False
+
+
 def _own_share(claim: Target, answer: Analysis, correct: frozenset[str], found: ClaimMatch) -> float:
     """Share of the claim's own words (ones the correct texts never use) in the matched window.
 
@@ -97,6 +117,8 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
             found = match(claim, answer)
             needed = 0.99 if claim.accept else ASSERTED_AT
             if found.contradicted or found.coverage < needed or _other_figures(claim, answer):
+                continue
+            if _unit_unsaid(claim, answer):
                 continue
             if not any(t.stem not in correct for t in claim.terms) and found.coverage < ALL_SHARED_AT:
                 continue  # only the arrangement of shared words can make it wrong: need all of them
