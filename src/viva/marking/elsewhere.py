@@ -12,9 +12,9 @@ question's prompt, answers and points. A question's family (its parent and follo
 as itself. A story question is never judged so, since a story may be about any technical
 subject, but a story told for a technical question is an answer to a story question. The
 margin :data:`ELSEWHERE_RATIO` was set on the bank's own labelled answers (3,900 samples and
-1,070 model and full answers), where no strong or partial answer is closer than 1.5 times to
-another question than to its own; 2 leaves a third to spare for answers worded apart from the
-bank. Held-out answers (``benchmarks/gpu_unseen.py``) are the check, not the fit.
+1,070 model and full answers), where the strong or partial answer nearest another question is
+1.51 times closer to it than to its own; 2 leaves a third to spare for answers worded apart
+from the bank. Held-out answers (``benchmarks/gpu_unseen.py``) are the check, not the fit.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from viva.marking.result import Marking, verdict_for
 from viva.marking.text import tokenize
 
 ELSEWHERE_CAP = 0.25  # weak: it does not answer the question asked
-ELSEWHERE_RATIO = 2.0  # another question's closeness over this one's before the answer is its
+ELSEWHERE_RATIO = 2.0  # how many times closer to another question an answer must be to be its
 ELSEWHERE_FLOOR = 0.1  # below this closeness to any question, the answer is about little at all
 FLAG = "another-question"
 
