@@ -154,7 +154,7 @@ class LexicalBackend:
             against = (
                 opposed(claims[0], subject, asserted)
                 or inverted(question.points[i].text, answer)
-                or _swapped(results[i], claims, i, question, asserted)
+                or _swapped(results[i], i, question, asserted)
             )
             if against:
                 results[i] = PointResult(0.0, against, True, opposite=True)
@@ -212,7 +212,7 @@ def _own_option(
 
 
 def _swapped(
-    result: PointResult, claims: tuple[Target, ...], index: int, question: Question, asserted: Analysis
+    result: PointResult, index: int, question: Question, asserted: Analysis
 ) -> tuple[tuple[int, int], ...]:
     """Evidence that the answer says point ``index`` of the rival thing its label is told from
     (:func:`viva.marking.labels.rival_label_view`) and not of its own; empty if it doesn't.
@@ -226,8 +226,16 @@ def _swapped(
     rival = rival_label_view(question, index, asserted)
     if rival is None:
         return ()
-    said = mark_claims(_unnamed(_telling(claims, index, question), index, question), rival)
+    said = mark_claims(list(_rival_claims(question, index)), rival)
     return said.evidence if said.credit >= COVERED_AT and not said.named else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _rival_claims(question: Question, index: int) -> tuple[Target, ...]:
+    """Point ``index``'s text and phrasings as the swap check looks for them in what is said of
+    the rival thing (:func:`_telling`, then :func:`_unnamed`); built once per question, as
+    :func:`point_claims` is, not once per answer."""
+    return tuple(_unnamed(_telling(point_claims(question)[index], index, question), index, question))
 
 
 def _unnamed(claims: list[Target], index: int, question: Question) -> list[Target]:
