@@ -312,9 +312,15 @@ def stem_words(words: Iterable[str]) -> list[str]:
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """Snowball stem of a lower-case word; digits and mixed tokens (fp16, h100) stay as they are."""
-    if not word.isalpha():
+    """Snowball stem of a lower-case word; digits and mixed tokens (fp16, h100) stay as they are.
+
+    A possessive is the word itself: "model's" stems to "model", as Snowball does. A tokenizer
+    is not a token, though Snowball stems both to "token".
+    """
+    if not word.replace("'", "").isalpha():
         return word
+    if word.startswith(("tokeniz", "tokenis")):
+        return "tokeniz"
     return str(stemmer().stemWord(word))
 
 

@@ -86,3 +86,16 @@ def test_a_figure_with_a_unit_is_stated_only_with_that_unit(decode_question: Que
     assert _ids(question, "The weights are 8 GB in BF16.") == ["one-byte"]
     assert _ids(question, "Training costs six FLOPs per parameter per token, two of them forward.") == []
     assert _ids(question, "Training costs 2 FLOPs per parameter per token.") == ["forward-only"]
+
+
+def test_a_possessive_in_a_wrong_claim_is_its_word(decode_question: Question) -> None:
+    """ "the layer's weights" and "the weights of the layer" name one thing; "layer's" was once
+    a word of its own, so the claim could not be stated without the apostrophe."""
+    question = replace(
+        decode_question,
+        misconceptions=(
+            Misconception("zeroes-weights", "It zeroes the layer's weights.", "It zeroes activations."),
+        ),
+    )
+    assert _ids(question, "Dropout zeroes the weights of the layer.") == ["zeroes-weights"]
+    assert _ids(question, "Dropout zeroes the layer's activations.") == []

@@ -37,6 +37,13 @@ def test_stem_is_snowball_and_leaves_mixed_tokens() -> None:
     assert stem("fp16") == "fp16"
 
 
+def test_a_possessive_stems_as_its_word_and_a_tokenizer_is_not_a_token() -> None:
+    assert stem("application's") == stem("application") == stem("applications")
+    assert stem("model’s".replace("’", "'")) == stem("model")
+    assert stem("doesn't") == "doesn't"  # a contraction is not a possessive
+    assert stem("tokenizer's") == stem("tokenization") == stem("tokenise") != stem("tokens")
+
+
 def test_sentences_are_counted() -> None:
     tokens = tokenize("One. Two three! Four")
     assert [t.sentence for t in tokens] == [0, 1, 1, 2]
