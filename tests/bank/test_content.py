@@ -102,3 +102,11 @@ def test_every_new_topic_has_every_kind_of_sample(bank: Bank) -> None:
 
     lacking = sorted(note.question_id for note in missing_sample_kinds(bank))
     assert lacking == []
+
+
+def test_every_misconception_phrasing_states_a_claim(bank: Bank) -> None:
+    """A phrasing of one meaningful word is ignored by the marker (`viva bank lint --strict`
+    fails on it), so the bank has none: each is a claim an answer can be heard to make."""
+    from viva.marking.lint import unclaimed_phrasings
+
+    assert [note.describe() for note in unclaimed_phrasings(bank)] == []

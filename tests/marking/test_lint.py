@@ -42,6 +42,23 @@ def test_one_word_accepts_are_listed_and_phrases_are_not(decode_question: Questi
     ]
 
 
+
+def test_misconception_phrasings_too_short_to_claim_anything_are_listed(decode_question: Question) -> None:
+    from dataclasses import replace
+
+    from viva.marking.lint import unclaimed_phrasings
+
+    wrong = replace(
+        decode_question.misconceptions[0], accept=("it's compute", "decode is compute-bound", "it's 7")
+    )
+    question = replace(decode_question, misconceptions=(wrong, *decode_question.misconceptions[1:]))
+    notes = unclaimed_phrasings(_bank(question))
+    assert [n.message.split(":")[1].split(" is too short")[0].strip() for n in notes] == [
+        '"it\'s compute"',
+        '"it\'s 7"',
+    ]
+
+
 def test_missing_sample_kinds_are_named_for_questions_and_follow_ups_not_probes(
     decode_question: Question,
 ) -> None:

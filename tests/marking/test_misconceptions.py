@@ -99,3 +99,22 @@ def test_a_possessive_in_a_wrong_claim_is_its_word(decode_question: Question) ->
     )
     assert _ids(question, "Dropout zeroes the weights of the layer.") == ["zeroes-weights"]
     assert _ids(question, "Dropout zeroes the layer's activations.") == []
+
+
+def test_a_phrasing_of_one_word_states_nothing(decode_question: Question) -> None:
+    """ "it's overfitting" is said by any answer that names overfitting, even to reject it; a
+    phrasing that makes a claim ("the deeper net overfits") is still heard."""
+    question = replace(
+        decode_question,
+        misconceptions=(
+            Misconception(
+                "deep-overfits",
+                "The deeper network is overfitting because it has more parameters.",
+                "Its training error is higher too, which overfitting cannot explain.",
+                ("it's overfitting", "the deeper net overfits"),
+            ),
+        ),
+    )
+    rejecting = "It's easy to call it overfitting, but overfitting would show a lower training error."
+    assert _ids(question, rejecting) == []
+    assert _ids(question, "Simple: the deeper net overfits the data.") == ["deep-overfits"]

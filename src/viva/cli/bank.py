@@ -97,7 +97,12 @@ def lint(
     ] = "default",
     weakest: Annotated[int, typer.Option(help="How many of the weakest passes to list.")] = 5,
     strict: Annotated[
-        bool, typer.Option("--strict", help="Also fail when a question lacks a sample of each kind.")
+        bool,
+        typer.Option(
+            "--strict",
+            help="Also fail when a question lacks a sample of each kind "
+            "or a misconception phrasing is too short to state a claim.",
+        ),
     ] = False,
     one_word: Annotated[bool, typer.Option("--one-word", help="List one-word accepted phrasings.")] = False,
 ) -> None:
@@ -107,6 +112,7 @@ def lint(
         lint_bank,
         missing_sample_kinds,
         one_word_accepts,
+        unclaimed_phrasings,
         weakest_passes,
     )
 
@@ -140,10 +146,19 @@ def lint(
         + f"{len(unkinded)} question(s) without a paraphrase, contrast, partial and fluent-wrong sample"
         + ("[/]" if strict and unkinded else "")
     )
+    unclaimed = unclaimed_phrasings(bank)
+    for note in unclaimed:
+        out.print(note.describe(), markup=False)
+    if unclaimed:
+        err.print(
+            ("[red]" if strict else "[yellow]")
+            + f"{len(unclaimed)} misconception phrasing(s) too short to state a claim, "
+            "which the marker ignores[/]"
+        )
     incomplete = incomplete_questions(bank)
     for note in incomplete:
         out.print(note.describe(), markup=False)
     if incomplete:
         err.print(f"[red]{len(incomplete)} question(s) missing tags, a misconception or a weak sample[/]")
-    if failures or incomplete or (strict and unkinded):
+    if failures or incomplete or (strict and (unkinded or unclaimed)):
         raise typer.Exit(1)

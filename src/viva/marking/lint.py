@@ -16,6 +16,8 @@ from viva.bank.model import Bank, Question
 from viva.domain import Verdict
 from viva.marking.backends import Marker, get_backend
 from viva.marking.elsewhere import InBank
+from viva.marking.misconceptions import states_a_claim
+from viva.marking.points import target
 from viva.marking.result import Marking
 from viva.marking.terms import analyse
 
@@ -145,6 +147,29 @@ def one_word_accepts(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]
                     notes.append(
                         RubricNote(
                             question.full_id, _where(question), f"point {point.id!r} accepts {phrase!r}"
+                        )
+                    )
+    return notes
+
+
+def unclaimed_phrasings(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
+    """Misconception phrasings with one word that carries meaning
+    (:func:`viva.marking.misconceptions.states_a_claim`): the marker ignores them, since a
+    correct answer names the wrong thing to reject it."""
+    wanted = set(topics)
+    notes: list[RubricNote] = []
+    for question in bank.questions():
+        if wanted and question.topic_id not in wanted:
+            continue
+        for misconception in question.misconceptions:
+            for phrase in misconception.accept:
+                if not states_a_claim(target(phrase, frozenset(), accept=True, one_clause=True)):
+                    notes.append(
+                        RubricNote(
+                            question.full_id,
+                            _where(question),
+                            f"misconception {misconception.id!r}: {phrase!r} is too short to state a claim "
+                            "(it needs two words that carry meaning)",
                         )
                     )
     return notes

@@ -9,6 +9,7 @@ a correct answer uses them too; so when a misconception has words of its own
 ("identical", "clock speed"), enough of those must be present as well. A wrong figure is
 stated by saying it: an answer that gives its own figures and none of the misconception's
 ("63 percent of requests are slow" against "1 % of requests are slow") does not state it.
+An accepted phrasing of one word names a thing and states nothing (:func:`states_a_claim`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from viva.marking.worked import number_value
 ASSERTED_AT = 0.7  # coverage of the misconception's text that counts as stating it
 OWN_WORDS_AT = 0.6  # share of its own (distinctive) words that must be present
 ALL_SHARED_AT = 0.95  # coverage needed when every word also appears in the correct texts
+CLAIM_WORDS = 2  # full-weight words an accepted phrasing needs before it can state a claim
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,14 @@ def _own_share(claim: Target, answer: Analysis, correct: frozenset[str], found: 
     return present / len(own)
 
 
+def states_a_claim(claim: Target) -> bool:
+    """Whether an accepted phrasing says enough to be a claim. One word ("it's overfitting",
+    "medoid") only names a thing, and a correct answer names the wrong thing to reject it ("it's
+    tempting to call it overfitting, but ...") or in a condition ("overfitting would show a
+    lower training error")."""
+    return sum(w >= 1.0 for w in claim.weights) >= CLAIM_WORDS
+
+
 def detect(question: Question, answer: Analysis) -> list[Detection]:
     """The misconceptions ``answer`` asserts, in the order the bank lists them.
 
@@ -114,6 +124,8 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
             target(a, demote, accept=True, one_clause=True, distinct=apart) for a in misconception.accept
         ]
         for claim in claims:
+            if claim.accept and not states_a_claim(claim):
+                continue
             found = match(claim, answer)
             needed = 0.99 if claim.accept else ASSERTED_AT
             if found.contradicted or found.coverage < needed or _other_figures(claim, answer):
