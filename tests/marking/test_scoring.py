@@ -48,6 +48,24 @@ def test_missing_a_core_point_is_never_strong() -> None:
     assert verdict_for(scoring.authored_score(_question(), _results(1, 0.1))) != "strong"
 
 
+def test_under_the_missed_point_cap_an_answer_that_says_more_scores_more() -> None:
+    """Both miss the second core point; the one that also makes both marked-up points is
+    higher, not tied at the cap, and the cap moves no verdict."""
+    from dataclasses import replace
+
+    from viva.bank.model import MarkingPoint
+
+    plain = _question(marked_up=2)
+    question = replace(plain, points=(MarkingPoint("c", "third core point"), *plain.points))
+    less = scoring.authored_score(question, _results(1, 1, 0.2, 0, 0))
+    more = scoring.authored_score(question, _results(1, 1, 0.2, 1, 1))
+    assert less < more <= scoring.BELOW_STRONG
+    assert verdict_for(less) == verdict_for(more) == "partial"
+    for raw in [c / 100 for c in range(101)]:
+        under = min(raw, scoring.BELOW_STRONG - scoring.BELOW_STRONG_SLOPE * (1 - raw))
+        assert verdict_for(under) == verdict_for(min(raw, scoring.BELOW_STRONG))
+
+
 def test_without_marked_up_points_the_score_is_the_core_score() -> None:
     question = _question()
     for credits in [(1, 1), (1, 0.5), (0.6, 0.9)]:

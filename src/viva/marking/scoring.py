@@ -9,8 +9,8 @@ answer that works must say) and their *marked-up* points (extra credit)::
                                                      or core < STRONG_AT (the strong line, 0.7)
           = STRONG_AT + (core - STRONG_AT) / (1 - STRONG_AT) * (CORE_SHARE - STRONG_AT)
             + (1 - CORE_SHARE) * extra               otherwise
-    score = min(score, BELOW_STRONG)                 if any core point is missed: credit
-                                                     below 0.3, or, when only sentence
+    score = min(score, BELOW_STRONG                  if any core point is missed: credit
+                - BELOW_STRONG_SLOPE * (1 - score))  below 0.3, or, when only sentence
                                                      similarity found it, below 0.75
     score = min(MISCONCEPTION_CAP, score * MISCONCEPTION_FACTOR ** wrong)
 
@@ -18,6 +18,10 @@ where ``wrong`` counts the misconceptions stated and the points stated the other
 (another option picked, a relation reversed, a ratio inverted): both are wrong claims. The
 default marker then raises an answer that states nothing wrong to its gist, a weak score
 from how near its words come to the core points (:meth:`viva.marking.aligned.AlignedBackend.gist`).
+
+The cap keeps the order of the scores under it: two answers that each miss a core point, one
+of which says more of the rest, do not both land on 0.69 (the cap never moves a verdict:
+a score of 0.35 or more stays at 0.35 or more).
 
 So an answer that makes every core point and states no misconception is strong (its
 core points alone take it to ``CORE_SHARE``, 0.75); each marked-up point it also makes
@@ -46,6 +50,7 @@ MISCONCEPTION_FACTOR = 0.5  # each misconception asserted halves the score
 MISCONCEPTION_CAP = 0.6  # an answer asserting a known misconception is never strong
 CORE_SHARE = 0.75  # score of an answer making every core point and nothing marked up
 BELOW_STRONG = 0.69  # most an answer that misses a core point can score
+BELOW_STRONG_SLOPE = 0.1  # how far under that cap a raw score below 1 lands, keeping their order
 # Reference mode: a linear model of the human 0-5 mark, fitted across all questions of the
 # Mohler dev set (leave-one-question-out r = 0.550; benchmarks/asag_cv.py), then mapped so
 # that an answer sharing nothing with the reference is weak and one a grader would give
@@ -93,7 +98,7 @@ def authored_score(question: Question, results: Sequence[PointResult]) -> float:
         above = (core - STRONG_AT) / (1 - STRONG_AT)
         score = STRONG_AT + above * (CORE_SHARE - STRONG_AT) + (1 - CORE_SHARE) * _mean_credit(extra_pairs)
     if any(not r.made for p, r in pairs if p.core):
-        score = min(score, BELOW_STRONG)
+        score = min(score, BELOW_STRONG - BELOW_STRONG_SLOPE * (1 - score))
     return score
 
 
