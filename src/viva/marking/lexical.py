@@ -44,7 +44,7 @@ from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, ver
 from viva.marking.terms import Analysis, analyse, distinct_concepts, hiding, unframed
 from viva.marking.text import tokenize
 
-VERSION = "1.1"
+VERSION = "1.2"
 
 __all__ = [
     "LexicalBackend",
