@@ -149,7 +149,11 @@ def test_a_spoken_mock_interview_pushes_on_what_was_said_and_debriefs_it(
         assert "You said the working set stays in cache" in probe.inner_text()
         planted = page.locator(".debrief-item").nth(2)
         assert "Misconception: The whole working set sits in cache" in planted.inner_text()
-        assert "everything fits in cache" in planted.locator(".transcript").inner_text()
+        # the planted answer as heard: Whisper on audio played in real time can mishear a phrase
+        # when the machine is loaded ("everything fits in" once came back as "10-15-15"), so
+        # check words only the planted answer says
+        heard = planted.locator(".transcript").inner_text()
+        assert "cache" in heard and "CPU" in heard, heard
         assert page.locator(".debrief-item .delivery").count() == 4, "every spoken answer has its delivery"
         assert "words a minute" in page.locator(".delivery").first.inner_text()
         assert "GPUs & accelerators: readiness" in page.inner_text(".overall")
