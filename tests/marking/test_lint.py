@@ -42,7 +42,6 @@ def test_one_word_accepts_are_listed_and_phrases_are_not(decode_question: Questi
     ]
 
 
-
 def test_misconception_phrasings_too_short_to_claim_anything_are_listed(decode_question: Question) -> None:
     from dataclasses import replace
 

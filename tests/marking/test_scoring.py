@@ -62,8 +62,7 @@ def test_under_the_missed_point_cap_an_answer_that_says_more_scores_more() -> No
     assert less < more <= scoring.BELOW_STRONG
     assert verdict_for(less) == verdict_for(more) == "partial"
     for raw in [c / 100 for c in range(101)]:
-        under = min(raw, scoring.BELOW_STRONG - scoring.BELOW_STRONG_SLOPE * (1 - raw))
-        assert verdict_for(under) == verdict_for(min(raw, scoring.BELOW_STRONG))
+        assert verdict_for(scoring.below_strong(raw)) == verdict_for(min(raw, scoring.BELOW_STRONG))
 
 
 def test_without_marked_up_points_the_score_is_the_core_score() -> None:

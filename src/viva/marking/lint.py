@@ -9,7 +9,7 @@ missed, so the author can fix the content (or report the marker).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from viva.bank.model import Bank, Question
@@ -92,15 +92,16 @@ def checks_for(question: Question, backend: str | Marker = "default") -> list[Li
     return found
 
 
+def _questions(bank: Bank, topics: Iterable[str]) -> Iterator[Question]:
+    """The bank's questions in learning order, only those of ``topics`` when any are given."""
+    wanted = set(topics)
+    return (q for q in bank.questions() if not wanted or q.topic_id in wanted)
+
+
 def lint_bank(bank: Bank, backend: str = "default", topics: Iterable[str] = ()) -> list[LintCheck]:
     """Every check for every question in the bank (or in ``topics``), in learning order."""
-    wanted = set(topics)
     engine = InBank(get_backend(backend), bank)
-    results: list[LintCheck] = []
-    for question in bank.questions():
-        if not wanted or question.topic_id in wanted:
-            results.extend(checks_for(question, engine))
-    return results
+    return [check for question in _questions(bank, topics) for check in checks_for(question, engine)]
 
 
 def weakest_passes(results: list[LintCheck], count: int = 5) -> list[LintCheck]:
@@ -136,11 +137,8 @@ def _one_word(phrase: str) -> bool:
 def one_word_accepts(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
     """Accepted phrasings of a single word: each credits a point wherever that word is said,
     whatever the answer claims about it, so each should be a term only a correct answer uses."""
-    wanted = set(topics)
     notes: list[RubricNote] = []
-    for question in bank.questions():
-        if wanted and question.topic_id not in wanted:
-            continue
+    for question in _questions(bank, topics):
         for point in question.points:
             for phrase in point.accept:
                 if _one_word(phrase):
@@ -156,11 +154,8 @@ def unclaimed_phrasings(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNo
     """Misconception phrasings with one word that carries meaning
     (:func:`viva.marking.misconceptions.states_a_claim`): the marker ignores them, since a
     correct answer names the wrong thing to reject it."""
-    wanted = set(topics)
     notes: list[RubricNote] = []
-    for question in bank.questions():
-        if wanted and question.topic_id not in wanted:
-            continue
+    for question in _questions(bank, topics):
         for misconception in question.misconceptions:
             for phrase in misconception.accept:
                 if not states_a_claim(target(phrase, frozenset(), accept=True, one_clause=True)):
@@ -179,10 +174,9 @@ def missing_sample_kinds(bank: Bank, topics: Iterable[str] = ()) -> list[RubricN
     """Questions and follow-ups without a sample of each kind (paraphrase, contrast, partial,
     fluent-wrong): without them lint cannot show the marker tells right from wrong there.
     Probes are exempt: a push on one missed point needs only its strong and weak samples."""
-    wanted = set(topics)
     notes: list[RubricNote] = []
-    for question in bank.questions():
-        if question.probe_of is not None or (wanted and question.topic_id not in wanted):
+    for question in _questions(bank, topics):
+        if question.probe_of is not None:
             continue
         have = {s.kind for s in question.samples}
         missing = [k for k in SAMPLE_KINDS if k not in have]
@@ -199,11 +193,8 @@ MAX_POINTS = 6
 def incomplete_questions(bank: Bank, topics: Iterable[str] = ()) -> list[RubricNote]:
     """Questions (probes and follow-ups too) that a marker cannot be checked on: no tags, no
     misconception, no weak sample, or more than six points counting the marked-up ones."""
-    wanted = set(topics)
     notes: list[RubricNote] = []
-    for question in bank.questions():
-        if wanted and question.topic_id not in wanted:
-            continue
+    for question in _questions(bank, topics):
         problems = []
         if not question.tags:
             problems.append("no tags")

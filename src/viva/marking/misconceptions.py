@@ -109,23 +109,35 @@ def states_a_claim(claim: Target) -> bool:
     return sum(w >= 1.0 for w in claim.weights) >= CLAIM_WORDS
 
 
+@functools.lru_cache(maxsize=2048)
+def _claims(question: Question) -> tuple[tuple[Target, ...], ...]:
+    """For each misconception: its text, then each accepted phrasing that states a claim, as
+    claims; built once per question, as :func:`viva.marking.lexical.point_claims` is."""
+    demote: frozenset[str] = frozenset()
+    apart = distinct_concepts(question.prompt)
+    return tuple(
+        (
+            target(m.text, demote, tight=True, one_clause=True, distinct=apart),
+            *(
+                claim
+                for a in m.accept
+                if states_a_claim(claim := target(a, demote, accept=True, one_clause=True, distinct=apart))
+            ),
+        )
+        for m in question.misconceptions
+    )
+
+
 def detect(question: Question, answer: Analysis) -> list[Detection]:
     """The misconceptions ``answer`` asserts, in the order the bank lists them.
 
     Unlike marking points, the question's own words are not demoted here: demoting them
     would let a wrong claim be "asserted" by its few remaining words.
     """
-    demote: frozenset[str] = frozenset()
     correct = _correct_stems(question)
-    apart = distinct_concepts(question.prompt)
     found_all: list[Detection] = []
-    for misconception in question.misconceptions:
-        claims = [target(misconception.text, demote, tight=True, one_clause=True, distinct=apart)] + [
-            target(a, demote, accept=True, one_clause=True, distinct=apart) for a in misconception.accept
-        ]
+    for misconception, claims in zip(question.misconceptions, _claims(question), strict=True):
         for claim in claims:
-            if claim.accept and not states_a_claim(claim):
-                continue
             found = match(claim, answer)
             needed = 0.99 if claim.accept else ASSERTED_AT
             if found.contradicted or found.coverage < needed or _other_figures(claim, answer):

@@ -79,6 +79,11 @@ def point_score(covered: float) -> float:
     return float(covered**POINT_EXPONENT)
 
 
+def below_strong(score: float) -> float:
+    """``score`` under the cap for an answer that missed a core point (see the module docstring)."""
+    return min(score, BELOW_STRONG - BELOW_STRONG_SLOPE * (1 - score))
+
+
 def _mean_credit(pairs: Sequence[tuple[float, float]]) -> float:
     total = sum(w for w, _ in pairs)
     return sum(w * c for w, c in pairs) / total if total > 0 else 0.0
@@ -98,7 +103,7 @@ def authored_score(question: Question, results: Sequence[PointResult]) -> float:
         above = (core - STRONG_AT) / (1 - STRONG_AT)
         score = STRONG_AT + above * (CORE_SHARE - STRONG_AT) + (1 - CORE_SHARE) * _mean_credit(extra_pairs)
     if any(not r.made for p, r in pairs if p.core):
-        score = min(score, BELOW_STRONG - BELOW_STRONG_SLOPE * (1 - score))
+        score = below_strong(score)
     return score
 
 
