@@ -223,6 +223,12 @@ def test_options_are_the_named_things_a_prompt_offers() -> None:
     # ideas, not names: one sentence can be about range without saying "range"
     assert options("Explain range versus precision in a floating-point format.") == ()
     assert options("Tell me about a time you pushed back on a metric or target.") == ()
+    # "over" before an amount is a range, not a rival: "search over 100 million vectors"
+    assert options("Search over 100 million float32 embeddings, on few machines. HNSW or IVF-PQ?") == (
+        frozenset({"ivf", "pq"}),
+        frozenset({"hnsw"}),
+    )
+    assert options("When would you choose Adam over SGD?") == (frozenset({"sgd"}), frozenset({"adam"}))
 
 
 def test_names_the_prompt_tells_apart_are_options_without_an_or() -> None:
@@ -259,6 +265,25 @@ def test_a_point_about_one_option_is_not_made_by_what_is_said_of_another() -> No
     )
     assert _profilers(swapped) == {"nsys": "missed", "ncu": "missed"}
     assert _profilers(PROFILERS.answer) == {"nsys": "covered", "ncu": "covered"}
+
+
+def test_saying_one_options_point_of_another_is_a_wrong_claim() -> None:
+    """Not only no evidence: "Nsight Compute gives the timeline" swaps the tools, which costs
+    what a misconception costs, while naming the other tool for what it does is no swap."""
+    swapped = LexicalBackend().mark(
+        PROFILERS,
+        "Nsight Compute is the system-wide tool: it gives a timeline of CPU threads, kernels and copies. "
+        "Nsight Systems analyses a single kernel's occupancy and stalls.",
+    )
+    assert "opposite" in swapped.flags and swapped.verdict == "weak", swapped.score
+    assert all(p.status == "missed" and p.evidence for p in swapped.points)
+    half = LexicalBackend().mark(
+        PROFILERS,
+        "Nsight Systems gives a system-wide timeline of CPU threads, kernels and copies. "
+        "Nsight Compute is the other one, for when you already know which kernel is slow.",
+    )
+    assert "opposite" not in half.flags
+    assert [p.status for p in half.points] == ["covered", "missed"]
 
 
 def test_a_sentence_naming_no_option_counts_for_every_point() -> None:

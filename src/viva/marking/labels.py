@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from viva.bank.model import Question
 from viva.language import stem
-from viva.marking.terms import Analysis, analyse, hiding
+from viva.marking.terms import Analysis, analyse, hidden_by, hiding
 from viva.marking.text import Token, tokenize
 
 # "Stage 1 shards ...", "step 51 ...", "L2 ...": a point that opens with a word and a number
@@ -280,16 +280,7 @@ def rival_label_view(question: Question, index: int, answer: Analysis) -> Analys
     :func:`own_label_view` hides), or None when it names no other. Words ``answer`` already
     hides (named only to be rejected) stay hidden."""
     view = own_label_view(question, index, answer)
-    if view is None:
-        return None
-    rest, start = [], 0
-    for a, b in view.hidden:
-        if a > start:
-            rest.append((start, a))
-        start = b
-    if start < len(answer.text):
-        rest.append((start, len(answer.text)))
-    return hiding(answer.text, tuple(sorted((*rest, *answer.hidden))))
+    return None if view is None else hidden_by(view, answer)
 
 
 @functools.lru_cache(maxsize=2048)

@@ -21,6 +21,7 @@ which applies the misconception, contradiction and guard vetoes to any backend's
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from viva.bank.model import MarkingPoint, Question
 from viva.marking import guards, scoring, story
@@ -39,7 +40,15 @@ from viva.marking.points import (
     target,
 )
 from viva.marking.reference import is_reference_only
-from viva.marking.relations import about_others, inverted, opposed, picked, subjects
+from viva.marking.relations import (
+    about_others,
+    inverted,
+    opposed,
+    own_option,
+    picked,
+    rival_option_view,
+    subjects,
+)
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, distinct_concepts, hiding, unframed
 from viva.marking.text import tokenize
@@ -214,72 +223,101 @@ def _own_option(
 def _swapped(
     result: PointResult, index: int, question: Question, asserted: Analysis
 ) -> tuple[tuple[int, int], ...]:
-    """Evidence that the answer says point ``index`` of the rival thing its label is told from
-    (:func:`viva.marking.labels.rival_label_view`) and not of its own; empty if it doesn't.
+    """Evidence that the answer says point ``index`` of a rival thing and not of its own; empty
+    if it doesn't. The rival is another thing of the point's label's family
+    (:func:`viva.marking.labels.rival_label_view`) or another option the prompt offers
+    (:func:`viva.marking.relations.rival_option_view`).
 
     "The depthwise step is a 1 × 1 convolution that mixes the channels" makes every word of
-    "a pointwise 1 × 1 convolution mixes the channels" but the depthwise step: the roles are
-    swapped, which is a wrong claim, not a point half made by naming "pointwise" elsewhere.
+    "a pointwise 1 × 1 convolution mixes the channels" but the depthwise step, and "Nsight
+    Compute gives the system-wide timeline" every word of "Nsight Systems gives a system-wide
+    timeline" but the tool: the roles are swapped, which is a wrong claim, not a point half made
+    by naming the right thing elsewhere.
     """
     if result.contradicted or (result.credit >= PARTIAL_AT and not result.named):
         return ()
-    rival = rival_label_view(question, index, asserted)
-    if rival is None:
+    spans = _said_of(
+        _label_rival_claims(question, index), lambda: rival_label_view(question, index, asserted)
+    )
+    if spans:
+        return spans
+    point = question.points[index].text
+    return _said_of(
+        _option_rival_claims(question, index), lambda: rival_option_view(point, question.prompt, asserted)
+    )
+
+
+def _said_of(claims: tuple[Target, ...], rival: Callable[[], Analysis | None]) -> tuple[tuple[int, int], ...]:
+    """Evidence that ``claims`` are made in full in the ``rival`` view (built only when there
+    are claims to look for); empty if not."""
+    view = rival() if claims else None
+    if view is None:
         return ()
-    said = mark_claims(list(_rival_claims(question, index)), rival)
+    said = mark_claims(list(claims), view)
     return said.evidence if said.credit >= COVERED_AT and not said.named else ()
 
 
 @functools.lru_cache(maxsize=4096)
-def _rival_claims(question: Question, index: int) -> tuple[Target, ...]:
+def _label_rival_claims(question: Question, index: int) -> tuple[Target, ...]:
     """Point ``index``'s text and phrasings as the swap check looks for them in what is said of
-    the rival thing (:func:`_telling`, then :func:`_unnamed`); built once per question, as
-    :func:`point_claims` is, not once per answer."""
-    return tuple(_unnamed(_telling(point_claims(question)[index], index, question), index, question))
-
-
-def _unnamed(claims: list[Target], index: int, question: Question) -> list[Target]:
-    """``claims`` without the name of point ``index``'s own thing: what is said of the rival
-    names the rival, so "stage 3 shards the optimizer states" says all of "stage 1 shards the
-    optimizer state" but the "1"."""
+    a rival thing of its label's family: those with a word the family's other points do not
+    use, without the label's own name, since what is said of the rival names the rival ("stage
+    3 shards the optimizer states" says all of "stage 1 shards the optimizer state" but the
+    "1"). Built once per question, as :func:`point_claims` is."""
     label = labels(question)[index]
     if label is None:
-        return claims
-    names = {label.name, *label.aliases}
+        return ()
+    shared = {label.name, label.family, *label.aliases}
+    for j, (p, other) in enumerate(zip(question.points, labels(question), strict=True)):
+        if j != index and other and other.family == label.family:
+            shared |= _words(p.text)
     demote = prompt_keys(question.prompt) | label_frames(question)[index]
+    return _unnamed(point_claims(question)[index], {label.name, *label.aliases}, shared, demote, question)
+
+
+@functools.lru_cache(maxsize=4096)
+def _option_rival_claims(question: Question, index: int) -> tuple[Target, ...]:
+    """As :func:`_label_rival_claims`, for a point about one option the prompt offers: its
+    claims without the option's name, keeping those with a word no point about another option
+    uses ("timeline" for Nsight Systems; not "CUDA", which the PyTorch profiler's point says)."""
+    own = own_option(question.points[index].text, question.prompt)
+    if not own:
+        return ()
+    shared = set(own)
+    for p in question.points:
+        other = own_option(p.text, question.prompt)
+        if other and other != own:
+            shared |= _words(p.text)
+    return _unnamed(point_claims(question)[index], own, shared, prompt_keys(question.prompt), question)
+
+
+def _words(text: str) -> set[str]:
+    return {w for t in analyse(text).content_terms() for w in t.words}
+
+
+def _unnamed(
+    claims: tuple[Target, ...],
+    names: set[str] | frozenset[str],
+    shared: set[str],
+    demote: frozenset[str],
+    question: Question,
+) -> tuple[Target, ...]:
+    """``claims`` with the words ``names`` removed, keeping those left with a word outside
+    ``shared``: a claim whose every word the rival's own points use too ("across the features",
+    said of layer norm, in "batch norm normalises each feature across the batch") tells
+    nothing when found in what is said of the rival."""
     apart = distinct_concepts(question.prompt)
     found = []
     for claim in claims:
+        if not any(t.weight > 0 and not t.words & shared for t in claim.terms):
+            continue
         kept, start = [], 0
         for token in tokenize(claim.text):
             if token.stem in names or token.norm in names:
                 kept.append(claim.text[start : token.start])
                 start = token.end
         found.append(target("".join(kept) + claim.text[start:], demote, accept=claim.accept, distinct=apart))
-    return found
-
-
-def _telling(claims: tuple[Target, ...], index: int, question: Question) -> list[Target]:
-    """Those of ``claims`` (point ``index``'s text and phrasings) with a word the rival points
-    of its label's family do not use, besides the label's own name: "across the features" (said
-    of layer norm) has only words "batch norm normalises each feature across the batch" uses
-    too, so finding it there is no swap."""
-    found = labels(question)
-    label = found[index]
-    if label is None:
-        return []
-    rivals = [
-        p for p, other in zip(question.points, found, strict=True) if other and other.family == label.family
-    ]
-    shared = {
-        w
-        for p in rivals
-        if p is not question.points[index]
-        for t in analyse(p.text).content_terms()
-        for w in t.words
-    }
-    shared |= {label.name, label.family, *label.aliases}
-    return [c for c in claims if any(t.weight > 0 and not t.words & shared for t in c.terms)]
+    return tuple(found)
 
 
 def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) -> PointResult:

@@ -11,10 +11,12 @@ ratio of figures divided the other way round (:func:`inverted`).
 Who is what also depends on which option a sentence is about: in a question that offers
 named options ("Nsight Systems or Nsight Compute?") or tells named things apart ("why does FP16
 need loss scaling and BF16 not?"), a point about one is read only in the sentences about it or
-about none (:func:`own_option_view`), and a pick of another option voids a point that picks one
-(:func:`picked`). Points about one of several things of a kind ("Stage 1 shards ...", "the
-draft model proposes ...") are read the same way: what the answer says of stage 3 is no
-evidence for stage 1 (:func:`viva.marking.labels.own_label_view`).
+about none (:func:`own_option_view`); said in full only of another option, it is said the
+wrong way round (:func:`rival_option_view`: "Nsight Compute gives the system-wide timeline").
+A pick of another option voids a point that picks one (:func:`picked`). Points about one of
+several things of a kind ("Stage 1 shards ...", "the draft model proposes ...") are read the
+same way: what the answer says of stage 3 is no evidence for stage 1
+(:func:`viva.marking.labels.own_label_view`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from viva.language import stem
 from viva.marking.framing import inside
 from viva.marking.labels import own_label_view
 from viva.marking.points import Target, clauses, near_number
-from viva.marking.terms import Analysis, Term, analyse, distinct_concepts, hiding
+from viva.marking.terms import Analysis, Term, analyse, distinct_concepts, hidden_by, hiding
 from viva.marking.worked import number_value
 
 
@@ -235,6 +237,8 @@ def _option_runs(prompt: str) -> list[list[Term]]:
         before = [t for t in content if t.end <= token.start and t.sentence == token.sentence][::-1]
         after = [t for t in content if t.start >= token.end and t.sentence == token.sentence]
         right = _run(prompt, after)
+        if token.norm == "over" and right and prompt[right[0].start].isdigit():
+            continue  # "search over 100 million vectors", "a PSI over 0.25": an amount, not a rival
         runs.append(right)
         while before:
             run = _run(prompt, before)[: max(1, len(right))]  # options are parallel: "X-bound or Y-bound"
@@ -326,6 +330,24 @@ def own_option_view(point: str, prompt: str, answer: Analysis) -> Analysis | Non
             start, _ = spans.get(t.sentence, (t.start, t.end))
             spans[t.sentence] = (start, t.end)
     return hiding(answer.text, tuple(spans.values()))
+
+
+def own_option(point: str, prompt: str) -> frozenset[str]:
+    """The words of the one option (:func:`options`) ``point`` is about; empty if not one, or
+    if the point picks it ("Use L1"), which is read by what the answer picks (:func:`picked`)."""
+    choices = choice_keys(prompt)
+    if choices and _point_option(point, choices):
+        return frozenset()
+    said = {k for t in analyse(point).content_terms() for k in t.words}
+    own = [o for o in options(prompt) if o & said]
+    return own[0] if len(own) == 1 else frozenset()
+
+
+def rival_option_view(point: str, prompt: str, answer: Analysis) -> Analysis | None:
+    """Only the sentences of ``answer`` about other options than the one ``point`` is about
+    (what :func:`own_option_view` hides), or None when there are none."""
+    view = own_option_view(point, prompt, answer)
+    return None if view is None else hidden_by(view, answer)
 
 
 def _picks(text: Analysis, choices: frozenset[str]) -> list[tuple[int, Term]]:

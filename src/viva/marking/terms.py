@@ -276,6 +276,19 @@ def hiding(text: str, spans: tuple[tuple[int, int], ...]) -> Analysis:
     )
 
 
+def hidden_by(view: Analysis, answer: Analysis) -> Analysis:
+    """Only what ``view`` (a :func:`hiding` of ``answer``) hides: the rest of the text hidden
+    instead, and what ``answer`` already hides (named only to be rejected) still hidden."""
+    rest, start = [], 0
+    for a, b in view.hidden:
+        if a > start:
+            rest.append((start, a))
+        start = b
+    if start < len(answer.text):
+        rest.append((start, len(answer.text)))
+    return hiding(answer.text, tuple(sorted((*rest, *answer.hidden))))
+
+
 def _kept(index: dict[str, tuple[int, ...]], ranks: set[int]) -> dict[str, tuple[int, ...]]:
     found = {k: tuple(r for r in v if r in ranks) for k, v in index.items()}
     return {k: v for k, v in found.items() if v}
