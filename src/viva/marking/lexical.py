@@ -52,6 +52,7 @@ from viva.marking.relations import (
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, distinct_concepts, hiding, unframed
 from viva.marking.text import tokenize
+from viva.marking.verdicts import other_verdict
 
 VERSION = "1.2"
 
@@ -175,6 +176,9 @@ class LexicalBackend:
             for r, p in zip(results, question.points, strict=True)
         ]
         found = detect(question, asserted) if question.misconceptions else []
+        verdict = other_verdict(question, answer)
+        if verdict is not None:
+            found = [verdict, *found]
         if found:
             results = [_not_from(r, found) for r in results]
         return analysis, results, found
