@@ -6,7 +6,7 @@ import pytest
 
 from viva.bank.model import MarkingPoint, Question
 from viva.marking.lexical import LexicalBackend
-from viva.marking.verdicts import VERDICT_ID, opening, other_verdict
+from viva.marking.verdicts import VERDICT_ID, asks_yes_or_no, opening, other_verdict
 
 NEEDLE = Question(
     topic_id="pretraining",
@@ -45,7 +45,8 @@ def test_opening_with_the_other_verdict_states_a_wrong_claim() -> None:
     found = other_verdict(NEEDLE, WRONG)
     assert found is not None and found.misconception.id == VERDICT_ID
     assert [WRONG[s:e] for s, e in found.evidence] == ["Yes"]
-    assert found.misconception.correction.startswith("The answer is no")
+    assert found.misconception.text == "The answer to this question is yes."
+    assert found.misconception.correction == NEEDLE.answer
     marking = LexicalBackend().mark(NEEDLE, WRONG)
     assert "misconception" in marking.flags and marking.verdict != "strong", marking.score
     assert LexicalBackend().mark(NEEDLE, WRONG.replace("Yes, essentially", "No")).verdict == "strong"
@@ -73,3 +74,40 @@ def test_a_question_whose_answer_opens_with_no_verdict_has_none_to_reverse() -> 
         points=(MarkingPoint("easy-case", "It only checks retrieving one distinctive fact."),),
     )
     assert other_verdict(open_question, "No, it tells you the model uses its whole context.") is None
+
+
+def _asked(prompt: str, answer: str) -> Question:
+    return Question(
+        topic_id="metrics",
+        section_id="reading",
+        id="asked",
+        prompt=prompt,
+        answer=answer,
+        points=(MarkingPoint("prevalence", "Precision depends on prevalence."),),
+    )
+
+
+def test_a_hedged_no_to_a_yes_or_no_question_is_contradicted_by_a_plain_yes() -> None:
+    worse = _asked(
+        "PR AUC dropped this quarter while ROC AUC didn't change. Has the model got worse?",
+        "Not necessarily. Precision depends on prevalence, and fewer positives lower it.",
+    )
+    assert other_verdict(worse, "Yes: PR AUC fell, so it ranks worse.") is not None
+    assert other_verdict(worse, "No, precision depends on prevalence.") is None
+    # "Not far." answers "how far?", a question no yes or no answers: nothing to reverse
+    how_far = _asked("How far can you trust the recall you measure there?", "Not far. Recall is noisy.")
+    assert other_verdict(how_far, "Yes, recall is fine.") is None
+
+
+@pytest.mark.parametrize(
+    ("prompt", "asks"),
+    [
+        ("Is its long context done?", True),
+        ("If one feature is a 0/1 flag, is the regression invalid?", True),
+        ("Removals doubled this quarter. Did moderation get better?", True),
+        ("So when would you prefer ROC AUC over PR AUC?", False),
+        ("What does tree 50 actually see as its training target?", False),
+    ],
+)
+def test_a_yes_or_no_question_opens_with_an_auxiliary_verb(prompt: str, asks: bool) -> None:
+    assert asks_yes_or_no(prompt) is asks

@@ -4,11 +4,15 @@
 Needle-in-a-haystack only tests ..."). A fluent answer that opens "Yes, essentially" has got
 the question wrong however right its words after it sound, as an answer that picks the other
 option of "L1 or L2?" has (:func:`viva.marking.relations.picked`). Only a plain opening word
-counts, on both sides: "yes", "yeah" or "yep" against "no" or "nope", after openers such as
-"so" or "um". "Not necessarily" or "it depends" hedge, and the points read what follows.
+counts in an answer: "yes", "yeah" or "yep" against "no" or "nope", after openers such as "so"
+or "um"; "not necessarily" or "it depends" hedge, and the points read what follows. The answer
+that works may hedge its no ("Not necessarily.", "Usually not:") when the prompt asks a
+yes-or-no question ("Has the model got worse?"): then a plain yes is the other verdict.
 """
 
 from __future__ import annotations
+
+import re
 
 from viva.bank.model import Misconception, Question
 from viva.marking.misconceptions import Detection
@@ -18,6 +22,28 @@ YES = frozenset(["yes", "yeah", "yep"])
 NO = frozenset(["no", "nope"])
 OPENERS = frozenset(["so", "well", "okay", "ok", "oh", "honestly", "hmm"])
 VERDICT_ID = "the-other-verdict"
+AUXILIARIES = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "has",
+        "have",
+        "must",
+        "may",
+        "might",
+    ]
+)
+HEDGED_NO = (("not",), ("usually", "not"), ("basically", "no"), ("probably", "not"))
 
 
 def opening(text: str) -> tuple[bool, tuple[int, int]] | None:
@@ -30,16 +56,39 @@ def opening(text: str) -> tuple[bool, tuple[int, int]] | None:
     return None
 
 
+def asks_yes_or_no(prompt: str) -> bool:
+    """Whether the prompt's last question opens with an auxiliary verb, at its start or after
+    its last comma: "Is its long context done?", "If one feature is a flag, is it invalid?"."""
+    asked = [s for s in re.split(r"(?<=[.?!])\s+", prompt.strip()) if s.endswith("?")]
+    if not asked:
+        return False
+    parts = asked[-1].split(",")
+    for part in (parts[0], parts[-1]):
+        words = [t.norm for t in tokenize(part) if not (t.filler or t.norm in OPENERS)]
+        if words and words[0] in AUXILIARIES:
+            return True
+    return False
+
+
+def right_verdict(question: Question) -> bool | None:
+    """The verdict the answer that works opens with: yes (True), no (False) or none."""
+    said = opening(question.answer)
+    if said is not None:
+        return said[0]
+    words = tuple(t.norm for t in tokenize(question.answer)[:2])
+    hedged = any(words[: len(h)] == h for h in HEDGED_NO)
+    return False if hedged and asks_yes_or_no(question.prompt) else None
+
+
 def other_verdict(question: Question, answer: str) -> Detection | None:
     """The answer's opening yes or no, when the answer that works opens with the other one."""
-    right = opening(question.answer)
+    right = right_verdict(question)
     said = opening(answer) if right is not None else None
-    if right is None or said is None or said[0] == right[0]:
+    if said is None or said[0] == right:
         return None
-    word = "yes" if right[0] else "no"
     wrong = Misconception(
         id=VERDICT_ID,
-        text=f"The answer to this question is {'no' if right[0] else 'yes'}.",
-        correction=f"The answer is {word}: {question.answer}",
+        text=f"The answer to this question is {'yes' if said[0] else 'no'}.",
+        correction=question.answer,
     )
     return Detection(wrong, (said[1],))
