@@ -168,11 +168,28 @@ def test_picking_the_other_option_voids_the_point_whatever_else_is_said(answer: 
 
 
 @pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("L1, because the lasso zeroes the useless weights.", True),
+        ("L2, because ridge sets the useless weights to zero.", False),
+        ("So L2. Ridge sets the useless weights to zero.", False),
+    ],
+)
+def test_an_answer_opening_with_an_options_name_alone_picks_it(answer: str, made: bool) -> None:
+    """As "I'd pick L2" does: the first words, up to a pause or "because", name one option."""
+    marking = LexicalBackend().mark(PICK, answer)
+    assert (marking.points[0].status == "covered") is made, answer
+    assert ("opposite" in marking.flags) is not made
+
+
+@pytest.mark.parametrize(
     "answer",
     [
         "I wouldn't pick L2; the lasso zeroes the useless weights.",  # a rejection, not a pick
         "Most weights are useless, and the lasso drives them to exactly zero.",  # no pick said
         "I'd use L1 or L2 depending on the data.",  # both offered: no pick
+        "L1 and L2 both shrink the weights, but only the lasso zeroes them.",  # opens with both
+        "L2 regularisation shrinks every weight; L1 zeroes the useless ones.",  # a claim, no pick
     ],
 )
 def test_no_single_pick_leaves_the_point_to_its_words(answer: str) -> None:

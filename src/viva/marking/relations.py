@@ -31,6 +31,7 @@ from viva.marking.framing import inside
 from viva.marking.labels import own_label_view
 from viva.marking.points import Target, clauses, near_number
 from viva.marking.terms import Analysis, Term, analyse, distinct_concepts, hidden_by, hiding
+from viva.marking.text import Token
 from viva.marking.worked import number_value
 
 
@@ -370,6 +371,29 @@ def _picks(text: Analysis, choices: frozenset[str]) -> list[tuple[int, Term]]:
     return found
 
 
+_LEADS = frozenset(["so", "well", "okay", "ok", "a", "an", "the"])
+_BECAUSE = frozenset(["because", "since", "as"])
+_PAUSE = re.compile(r"[,.:;!?()\u2013\u2014]|\s-\s")
+
+
+def _opening_pick(text: Analysis, choices: frozenset[str]) -> list[tuple[int, Term]]:
+    """The option an answer opens with by its name alone ("L2, because ...", "A ViT.", "The
+    MoE: ..."), which picks it as "I'd pick L2" does; empty if it opens any other way."""
+    named: list[Token] = []
+    for token in text.tokens:
+        if token.filler or (not named and token.norm in _LEADS):
+            continue
+        if named and (_PAUSE.search(text.text[named[-1].end : token.start]) or token.norm in _BECAUSE):
+            break
+        if not (token.stem in choices or token.norm in choices):
+            return []
+        named.append(token)
+    if not named:
+        return []
+    head = next((t for t in text.content_terms() if t.start == named[0].start), None)
+    return [] if head is None else [(head.start, head)]
+
+
 def _option_heads(text: str, named: list[Term]) -> list[Term]:
     """The first word of each option named: "dense model" is one option, not "dense" and then
     "model" offered beside it, though the prompt's "an MoE or a dense model" makes both words
@@ -403,14 +427,15 @@ def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple
     with the words that say so; None when the point is no pick or the answer names no pick.
 
     A question that asks "L1 or L2?" is answered by the pick: "I'd use L1" makes the point
-    "Use L1" although every word of it is the question's own, and "I'd pick L2" voids it,
-    however much the answer then says about L1.
+    "Use L1" although every word of it is the question's own, and "I'd pick L2" (or an answer
+    opening "L2, because ...", :func:`_opening_pick`) voids it, however much the answer then
+    says about L1.
     """
     choices = choice_keys(prompt)
     own = _point_option(point, choices) if choices else frozenset()
     if not own:
         return None
-    picks = _picks(answer, choices)
+    picks = _picks(answer, choices) + _opening_pick(answer, choices)
     same = [(at, o) for at, o in picks if o.words & own]
     other = [(at, o) for at, o in picks if not o.words & own]
     if bool(same) == bool(other):
