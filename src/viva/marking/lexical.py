@@ -54,7 +54,7 @@ from viva.marking.terms import Analysis, analyse, distinct_concepts, hiding, unf
 from viva.marking.text import tokenize
 from viva.marking.verdicts import other_verdict
 
-VERSION = "1.2"
+VERSION = "1.3"
 
 __all__ = [
     "LexicalBackend",
