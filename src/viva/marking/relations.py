@@ -377,7 +377,7 @@ _PAUSE = re.compile(r"[,.:;!?()\u2013\u2014]|\s-\s")
 
 
 def _opening_pick(text: Analysis, choices: frozenset[str]) -> list[tuple[int, Term]]:
-    """The option an answer opens with by its name alone ("L2, because ...", "A ViT.", "The
+    """The option an answer opens with by its name alone ("L2, because ...", "A CNN.", "The
     MoE: ..."), which picks it as "I'd pick L2" does; empty if it opens any other way."""
     named: list[Token] = []
     for token in text.tokens:
