@@ -32,6 +32,11 @@ WRONG = (
         ("um, yeah, I'd say so", True),
         ("So no, it isn't done.", False),
         ("Nope.", False),
+        ("yeah, so, no, it isn't done", False),  # an acknowledgement, then the answer
+        ("Yeah, no. The needle test is the easy case.", False),
+        ("um, yeah, it's still a problem", True),
+        ("yeah, so the needle test only checks one fact", None),  # an acknowledgement only
+        ("Yes, so it is still a problem.", True),
         ("Not necessarily: it depends on the task.", None),  # a hedge, not a verdict
         ("It depends. No single test settles it.", None),  # the verdict must open the answer
     ],

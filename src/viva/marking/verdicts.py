@@ -21,7 +21,9 @@ from viva.marking.text import tokenize
 YES = frozenset(["yes", "yeah", "yep"])
 NO = frozenset(["no", "nope"])
 OPENERS = frozenset(["so", "well", "okay", "ok", "oh", "honestly", "hmm"])
+ACKNOWLEDGEMENTS = frozenset(["yeah"])  # "yeah, so ..." acknowledges; "yes" and "no" answer
 VERDICT_ID = "the-other-verdict"
+OPENING_WORDS = 6  # how far into an answer its verdict may come, past openers and fillers
 AUXILIARIES = frozenset(
     [
         "is",
@@ -47,13 +49,21 @@ HEDGED_NO = (("not",), ("usually", "not"), ("basically", "no"), ("probably", "no
 
 
 def opening(text: str) -> tuple[bool, tuple[int, int]] | None:
-    """Whether ``text`` opens with yes (True) or no (False), and where; None if with neither."""
-    for token in tokenize(text)[:4]:
+    """Whether ``text`` opens with yes (True) or no (False), and where; None if with neither.
+
+    Of several verdict words before the first word of substance the last one counts: a spoken
+    "yeah, so, no, it isn't done" or "yeah, no" opens with an acknowledgement, then answers.
+    So does "yeah, so the needle test ...", which therefore gives no verdict: a "yeah" followed
+    by an opener ("so", "well", "um") acknowledges the question rather than answering it."""
+    found: tuple[bool, tuple[int, int]] | None = None
+    for token in tokenize(text)[:OPENING_WORDS]:
         if token.norm in YES or token.norm in NO:
-            return token.norm in YES, (token.start, token.end)
-        if not (token.filler or token.norm in OPENERS):
-            return None
-    return None
+            found = token.norm in YES, (token.start, token.end)
+        elif not (token.filler or token.norm in OPENERS):
+            break
+        elif found is not None and text[found[1][0] : found[1][1]].lower() in ACKNOWLEDGEMENTS:
+            found = None
+    return found
 
 
 def asks_yes_or_no(prompt: str) -> bool:
