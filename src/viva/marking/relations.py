@@ -314,15 +314,11 @@ def own_option_view(point: str, prompt: str, answer: Analysis) -> Analysis | Non
     timeline it says of Nsight Compute: the point is found only where its own option is named
     or none is.
     """
-    offered = options(prompt)
-    if not offered:
-        return None
-    said = {k for t in analyse(point).content_terms() for k in t.words}
-    own = [i for i, o in enumerate(offered) if o & said]
-    if len(own) != 1:
+    own = _option_of(point, prompt)
+    if own is None:
         return None
     by_sentence = _options_named(answer, prompt)
-    other = {s for s, named in by_sentence.items() if own[0] not in named}
+    other = {s for s, named in by_sentence.items() if own not in named}
     if not other:
         return None
     spans: dict[int, tuple[int, int]] = {}
@@ -333,15 +329,22 @@ def own_option_view(point: str, prompt: str, answer: Analysis) -> Analysis | Non
     return hiding(answer.text, tuple(spans.values()))
 
 
+@functools.lru_cache(maxsize=4096)
+def _option_of(point: str, prompt: str) -> int | None:
+    """The index in :func:`options` of the one option ``point`` names; None if not exactly one."""
+    said = {k for t in analyse(point).content_terms() for k in t.words}
+    own = [i for i, o in enumerate(options(prompt)) if o & said]
+    return own[0] if len(own) == 1 else None
+
+
 def own_option(point: str, prompt: str) -> frozenset[str]:
     """The words of the one option (:func:`options`) ``point`` is about; empty if not one, or
     if the point picks it ("Use L1"), which is read by what the answer picks (:func:`picked`)."""
     choices = choice_keys(prompt)
-    if choices and _point_option(point, choices):
+    own = _option_of(point, prompt)
+    if own is None or (choices and _point_option(point, choices)):
         return frozenset()
-    said = {k for t in analyse(point).content_terms() for k in t.words}
-    own = [o for o in options(prompt) if o & said]
-    return own[0] if len(own) == 1 else frozenset()
+    return options(prompt)[own]
 
 
 def rival_option_view(point: str, prompt: str, answer: Analysis) -> Analysis | None:
