@@ -12,11 +12,12 @@ yes-or-no question ("Has the model got worse?"): then a plain yes is the other v
 
 from __future__ import annotations
 
+import functools
 import re
 
 from viva.bank.model import Misconception, Question
 from viva.marking.misconceptions import Detection
-from viva.marking.text import tokenize
+from viva.marking.text import Token, tokenize
 
 YES = frozenset(["yes", "yeah", "yep"])
 NO = frozenset(["no", "nope"])
@@ -55,15 +56,15 @@ def opening(text: str) -> tuple[bool, tuple[int, int]] | None:
     "yeah, so, no, it isn't done" or "yeah, no" opens with an acknowledgement, then answers.
     So does "yeah, so the needle test ...", which therefore gives no verdict: a "yeah" followed
     by an opener ("so", "well", "um") acknowledges the question rather than answering it."""
-    found: tuple[bool, tuple[int, int]] | None = None
+    said: Token | None = None
     for token in tokenize(text)[:OPENING_WORDS]:
         if token.norm in YES or token.norm in NO:
-            found = token.norm in YES, (token.start, token.end)
+            said = token
         elif not (token.filler or token.norm in OPENERS):
             break
-        elif found is not None and text[found[1][0] : found[1][1]].lower() in ACKNOWLEDGEMENTS:
-            found = None
-    return found
+        elif said is not None and said.norm in ACKNOWLEDGEMENTS:
+            said = None
+    return None if said is None else (said.norm in YES, (said.start, said.end))
 
 
 def asks_yes_or_no(prompt: str) -> bool:
@@ -80,8 +81,10 @@ def asks_yes_or_no(prompt: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=4096)
 def right_verdict(question: Question) -> bool | None:
-    """The verdict the answer that works opens with: yes (True), no (False) or none."""
+    """The verdict the answer that works opens with: yes (True), no (False) or none; read once
+    per question, not once per answer."""
     said = opening(question.answer)
     if said is not None:
         return said[0]
