@@ -1,15 +1,17 @@
 """Verdict accuracy on held-out answers the marker was never tuned on.
 
-    .venv/bin/python benchmarks/gpu_unseen.py [benchmarks/data/gpu-unseen-answers.jsonl] [--backend NAME]
+    .venv/bin/python benchmarks/gpu_unseen.py [PATH ...] [--all] [--backend NAME]
         [--base-url URL --model NAME]   # for --backend llm; see benchmarks/bench_markers.py
 
 The path defaults to the GPU-topic set; pass ``benchmarks/data/unseen-answers.jsonl`` for the
-set covering every other topic, written blind to the rubrics.
+set covering every other topic, written blind to the rubrics, or ``--all`` for every set in
+``benchmarks/data`` (the held-out ones, then dev) with one model load and a table at the end.
 
 Each line: ``question_id``, ``kind`` (correct, spoken, partial, wrong, off-topic, ...),
-``expected`` (strong | partial | weak) and ``answer``. Prints the share of verdicts that
-match, the accuracy per kind, and for every question whether the mean score of its
-correct answers beats its partial ones, which beat its wrong ones.
+``expected`` (strong | partial | weak) and ``answer``. Prints, per set, the share of verdicts
+that match, the accuracy per kind, the two errors a candidate feels most (a correct answer
+not marked strong, a wrong one marked strong) and for every question whether the mean score
+of its correct answers beats its partial ones, which beat its wrong ones.
 """
 
 from __future__ import annotations
@@ -19,30 +21,31 @@ import itertools
 import json
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from bench_markers import add_marker_options, fallbacks, marker_from  # a sibling: run as files
-from viva.bank import load_bank
-from viva.marking import InBank, Marking
+from viva.bank import Bank, load_bank
+from viva.marking import InBank, Marker, Marking
 from viva.marking.evaluate import read_jsonl
 
-RANK = {"strong": 2, "partial": 1, "weak": 0}
+DATA = Path("benchmarks/data")
+# Every set, held-out first; dev is read while working on the marker, so it comes last.
+ALL_SETS = (
+    "gpu-unseen",
+    "unseen",
+    "unseen-part3",
+    "unseen-contrast",
+    "unseen-behavioural",
+    "dev",
+)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "path", nargs="?", type=Path, default=Path("benchmarks/data/gpu-unseen-answers.jsonl")
-    )
-    add_marker_options(parser)
-    parser.add_argument("--limit", type=int, help="mark only the first N answers (a slow LLM)")
-    parser.add_argument("--content", type=Path, default=Path("content"))
-    parser.add_argument("--show-misses", action="store_true")
-    args = parser.parse_args()
-    bank, _ = load_bank(args.content)
-    rows = read_jsonl(args.path)[: args.limit]
-    marker = InBank(marker_from(args), bank)  # as the app marks: knowing the other questions
+Row = dict[str, Any]
+
+
+def measure(marker: Marker, bank: Bank, rows: list[Row]) -> tuple[Row, list[Row]]:
+    """The figures for one set, and its misses."""
     markings: list[Marking] = []
-    right = 0
     by_kind: dict[str, list[int]] = defaultdict(list)
     by_question: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     misses = []
@@ -50,7 +53,6 @@ def main() -> None:
         marking = marker.mark(bank.question(row["question_id"]), row["answer"])
         markings.append(marking)
         ok = marking.verdict == row["expected"]
-        right += ok
         by_kind[row["kind"]].append(ok)
         by_question[row["question_id"]][row["expected"]].append(marking.score)
         if not ok:
@@ -68,25 +70,62 @@ def main() -> None:
     for qid, groups in by_question.items():
         means = [sum(groups[v]) / len(groups[v]) for v in ("strong", "partial", "weak") if groups[v]]
         ordered[qid] = all(a > b for a, b in itertools.pairwise(means))
-    print(
-        json.dumps(
-            {
-                "backend": marker.name,
-                "backend_version": marker.version,
-                "n": len(rows),
-                "fallbacks": fallbacks(markings),
-                "accuracy": round(right / len(rows), 4) if rows else None,
-                "by_kind": {k: round(sum(v) / len(v), 3) for k, v in sorted(by_kind.items())},
-                "questions": len(ordered),
-                "ordered_questions": sum(ordered.values()),
-                "not_ordered": sorted(q for q, ok in ordered.items() if not ok),
-            },
-            indent=2,
+    pairs = [(row["expected"], m.verdict) for row, m in zip(rows, markings, strict=True)]
+    right = sum(expected == got for expected, got in pairs)
+    figures = {
+        "backend": marker.name,
+        "backend_version": marker.version,
+        "n": len(rows),
+        "fallbacks": fallbacks(markings),
+        "accuracy": round(right / len(rows), 4) if rows else None,
+        "by_kind": {k: round(sum(v) / len(v), 3) for k, v in sorted(by_kind.items())},
+        "correct_not_strong": sum(e == "strong" and g != "strong" for e, g in pairs),
+        "wrong_marked_strong": sum(e == "weak" and g == "strong" for e, g in pairs),
+        "wrong_not_weak": sum(e == "weak" and g != "weak" for e, g in pairs),
+        "questions": len(ordered),
+        "ordered_questions": sum(ordered.values()),
+        "not_ordered": sorted(q for q, ok in ordered.items() if not ok),
+    }
+    return figures, misses
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", type=Path, help="answer sets (default: the GPU set)")
+    parser.add_argument("--all", action="store_true", help="every set in benchmarks/data, then a table")
+    add_marker_options(parser)
+    parser.add_argument("--limit", type=int, help="mark only the first N answers of each set (a slow LLM)")
+    parser.add_argument("--content", type=Path, default=Path("content"))
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    paths = list(args.paths)
+    if args.all:
+        paths += [DATA / f"{name}-answers.jsonl" for name in ALL_SETS]
+    paths = paths or [DATA / "gpu-unseen-answers.jsonl"]
+    bank, _ = load_bank(args.content)
+    marker = InBank(marker_from(args), bank)  # as the app marks: knowing the other questions
+    table = []
+    for path in paths:
+        figures, misses = measure(marker, bank, read_jsonl(path)[: args.limit])
+        print(json.dumps({"set": str(path), **figures}, indent=2))
+        if args.show_misses:
+            for miss in misses:
+                print(json.dumps(miss))
+        table.append((path, figures))
+    if len(table) > 1:
+        print_table(table)
+
+
+def print_table(table: list[tuple[Path, Row]]) -> None:
+    head = f"{'set':20} {'n':>4} {'accuracy':>9} {'ordered':>8}"
+    print(f"\n{head} {'correct, not strong':>20} {'wrong, strong':>14}")
+    for path, f in table:
+        name = path.name.removesuffix("-answers.jsonl")
+        ordered = f"{f['ordered_questions']}/{f['questions']}"
+        print(
+            f"{name:20} {f['n']:>4} {100 * f['accuracy']:>8.2f}% {ordered:>8}"
+            f" {f['correct_not_strong']:>20} {f['wrong_marked_strong']:>14}"
         )
-    )
-    if args.show_misses:
-        for miss in misses:
-            print(json.dumps(miss))
 
 
 if __name__ == "__main__":
