@@ -173,6 +173,7 @@ def test_picking_the_other_option_voids_the_point_whatever_else_is_said(answer: 
         ("L1, because the lasso zeroes the useless weights.", True),
         ("L2, because ridge sets the useless weights to zero.", False),
         ("So L2. Ridge sets the useless weights to zero.", False),
+        ("Honestly, L2, since ridge sets the useless weights to zero.", False),  # a spoken opener
     ],
 )
 def test_an_answer_opening_with_an_options_name_alone_picks_it(answer: str, made: bool) -> None:

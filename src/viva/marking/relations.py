@@ -31,7 +31,7 @@ from viva.marking.framing import inside
 from viva.marking.labels import own_label_view
 from viva.marking.points import Target, clauses, near_number
 from viva.marking.terms import Analysis, Term, analyse, distinct_concepts, hidden_by, hiding
-from viva.marking.text import Token
+from viva.marking.text import OPENERS, Token
 from viva.marking.worked import number_value
 
 
@@ -374,7 +374,7 @@ def _picks(text: Analysis, choices: frozenset[str]) -> list[tuple[int, Term]]:
     return found
 
 
-_LEADS = frozenset(["so", "well", "okay", "ok", "a", "an", "the"])
+_LEADS = OPENERS | {"a", "an", "the"}  # "So, L2, because ...", "A CNN."
 _BECAUSE = frozenset(["because", "since", "as"])
 _PAUSE = re.compile(r"[,.:;!?()\u2013\u2014]|\s-\s")
 

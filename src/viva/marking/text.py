@@ -16,7 +16,11 @@ from dataclasses import dataclass
 
 from viva.language import FILLER_PHRASES, FILLERS, NEGATORS, STOPWORDS, stem
 
-__all__ = ["FILLERS", "FILLER_PHRASES", "NEGATORS", "STOPWORDS", "Token", "stem", "tokenize"]
+__all__ = ["FILLERS", "FILLER_PHRASES", "NEGATORS", "OPENERS", "STOPWORDS", "Token", "stem", "tokenize"]
+
+# Words a spoken answer opens with before it says anything ("so, no, it isn't", "well, L2"):
+# what an answer opens with (its verdict, the option it picks) is read past them.
+OPENERS = frozenset(["so", "well", "okay", "ok", "oh", "honestly"])
 
 # "1,000" and "12,288" are one number; a comma between other digits ("1,2") separates.
 _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?!\d)"

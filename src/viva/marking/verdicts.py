@@ -17,11 +17,10 @@ import re
 
 from viva.bank.model import Misconception, Question
 from viva.marking.misconceptions import Detection
-from viva.marking.text import Token, tokenize
+from viva.marking.text import OPENERS, Token, tokenize
 
 YES = frozenset(["yes", "yeah", "yep"])
 NO = frozenset(["no", "nope"])
-OPENERS = frozenset(["so", "well", "okay", "ok", "oh", "honestly", "hmm"])
 ACKNOWLEDGEMENTS = frozenset(["yeah"])  # "yeah, so ..." acknowledges; "yes" and "no" answer
 VERDICT_ID = "the-other-verdict"
 OPENING_WORDS = 6  # how far into an answer its verdict may come, past openers and fillers
