@@ -29,7 +29,7 @@ from viva.marking import InBank, Marker, Marking
 from viva.marking.evaluate import read_jsonl
 
 DATA = Path("benchmarks/data")
-# Every set, held-out first; dev is read while working on the marker, so it comes last.
+# Every set, held-out first; the dev sets are read while working on the marker, so they come last.
 ALL_SETS = (
     "gpu-unseen",
     "unseen",
@@ -37,6 +37,7 @@ ALL_SETS = (
     "unseen-contrast",
     "unseen-behavioural",
     "dev",
+    "dev-contrast",
 )
 
 
