@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from viva.bank.model import MarkingPoint, Misconception, Question
 from viva.marking import get_backend
-from viva.marking.framing import rejected
+from viva.marking.framing import disbelieved, rejected
 from viva.marking.misconceptions import detect
 from viva.marking.terms import analyse, unframed
 
@@ -225,3 +225,71 @@ def test_a_decimal_point_does_not_end_a_frame() -> None:
     assert _quoted("People assume the interval 2.1 to 3.4 holds the lift with 95 percent chance.") == [
         "the interval 2.1 to 3.4 holds the lift with 95 percent chance."
     ]
+
+
+def test_a_belief_denied_after_it_is_named_is_rejected() -> None:
+    """ "X, but that's a myth": the clause before the denial is the rejected belief."""
+    assert _quoted("K-means wants round clusters, but that's a myth: it cuts any shape.") == [
+        "K-means wants round clusters"
+    ]
+    assert _quoted("Decode waits on compute, but that's not really true at batch one.") == [
+        "Decode waits on compute"
+    ]
+    assert _quoted("It is memory-bound, but that's fine at batch one.") == []  # no denial
+
+
+def test_spoken_and_reported_beliefs_are_frames() -> None:
+    """Frames a speaker uses for someone else's view, each rejected only with a rebuttal."""
+    assert _quoted("You'd think the sigmoid matters, but its derivative cancels.") == ["the sigmoid matters"]
+    assert _quoted("It's often described as sequential, but the trees are independent.") == ["sequential"]
+    assert _quoted("You'll hear that recall is fixed at build time. It isn't.") == [
+        "recall is fixed at build time."
+    ]
+    assert _quoted("Most people start from friends of friends, but that's a weak signal.") == [
+        "friends of friends"
+    ]
+    assert _quoted("The instinct is to add a reranker, but that won't help.") == ["add a reranker"]
+    assert _quoted("It's often described as sequential, and it is.") == []  # no rebuttal: own view
+
+
+def test_a_claim_is_disbelieved_but_a_named_mistake_or_quote_is_not() -> None:
+    """Only a reported claim the answer denies is disbelieved; a practice named as a mistake
+    and quoted words may be the very thing a point names."""
+    text = "People assume decode is compute-bound. A classic bug is zeroing gradients each step."
+    assert [text[a:b].strip() for a, b in disbelieved(text)] == ["decode is compute-bound."]
+    assert disbelieved("Multiplying probabilities underflows, and 'dog bites man' reads the same.") == ()
+    # what an "unlike" phrase says of the other thing is true of it, not denied
+    assert disbelieved("Unlike ROC, which divides by the many negatives, precision counts alarms.") == ()
+
+
+def test_a_point_said_only_in_a_claim_the_answer_denies_is_not_made(decode_question: Question) -> None:
+    """A framed-wrong answer names the right idea to deny it ("people say X, but that's a myth")
+    and asserts a wrong one: the words it denies earn no credit, though they contradict nothing."""
+    marker = get_backend("lexical")
+    point = "memory-bound"
+    own = marker.mark(decode_question, "Decode is memory-bound: each token reads all the weights.")
+    denied = marker.mark(
+        decode_question,
+        "People say decode is memory-bound because each token reads all the weights, but that's "
+        "a myth; it waits on the tensor cores.",
+    )
+    assert {p.point_id: p.status for p in own.points}[point] == "covered"
+    assert {p.point_id: p.credit for p in denied.points}[point] == 0.0
+    # a practice named as a classic bug still says what the bug is
+    accumulation = Question(
+        topic_id="training",
+        section_id="loops",
+        id="accumulation-bug",
+        prompt="Gradient accumulation over four micro-batches trains worse than one big batch. Why?",
+        answer="The loop zeroes the gradients every micro-batch, throwing away the accumulated sum.",
+        points=(
+            MarkingPoint(
+                "zeroed", "The gradients are zeroed every micro-batch, so the accumulated sum is lost.", 1.0
+            ),
+        ),
+    )
+    bug = marker.mark(
+        accumulation,
+        "A classic bug is zeroing the gradients every micro-batch, so the accumulated sum is lost.",
+    )
+    assert bug.points[0].status == "covered"

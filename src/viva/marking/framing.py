@@ -17,8 +17,10 @@ underflows"). Words in quotation marks are mentioned, not asserted, and so is wh
 "unlike X, where ...," says of X.
 
 What a frame covers is no evidence *against* the candidate: it asserts no misconception and
-contradicts no point (:func:`viva.marking.terms.unframed`). It may still earn a point, since
-"a classic bug is zeroing the gradients every micro-batch" says what the bug is.
+contradicts no point (:func:`viva.marking.terms.unframed`). A practice named as a mistake may
+still earn a point, since "a classic bug is zeroing the gradients every micro-batch" says what
+the bug is; a claim reported only to be denied ("people say X, but that's a myth",
+:func:`disbelieved`) earns none, since the answer says it is false.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ import re
 
 Spans = tuple[tuple[int, int], ...]
 
-_WRONG_NOUNS = r"(?:mistake|misconception|myth|fallacy|misreading|misunderstanding|misbelief)"
+_BELIEF_NOUNS = r"(?:misconception|myth|fallacy|misreading|misunderstanding|misbelief)"
+_WRONG_NOUNS = rf"(?:mistake|{_BELIEF_NOUNS})"
 _QUALIFIED_NOUNS = r"(?:bug|trap|pitfall|gotcha|anti-?pattern|error)"
 _QUALIFIERS = (
     r"(?:common|classic|frequent|typical|usual|standard|well-known|big|easy|subtle|rookie|beginner's)"
@@ -46,14 +49,33 @@ _READINGS = (
     r"|response|intuition|thought|story|diagnosis|fix)"
 )
 
-# Frames that mark what follows as a rejected belief on their own.
+
+def _named_wrong(nouns: str) -> str:
+    """ "a common mistake is X", "the myth here is that X"."""
+    return (
+        rf"\b(?:(?:a|an|the|one|another)\s+)?(?:{_QUALIFIERS}\s+)?{nouns}s?\s+(?:here\s+|people\s+make\s+)?"
+        rf"(?:is|are|would\s+be|was)\b(?:\s+(?:to|that|thinking|assuming|believing))?"
+    )
+
+
+# Frames that name a wrong practice on their own: "a common mistake is to skip loss scaling",
+# "a classic bug is zeroing the gradients every micro-batch". What they cover may be the very
+# practice a point names.
+_MISTAKES = re.compile(
+    "|".join(
+        [
+            _named_wrong("mistake"),
+            rf"\b(?:(?:a|an|one|another)\s+)?{_QUALIFIERS}\s+{_QUALIFIED_NOUNS}s?\s+(?:here\s+)?(?:is|are)\b"
+            r"(?:\s+(?:to|that))?",
+        ]
+    ),
+    re.IGNORECASE,
+)
+# Frames that mark what follows as a belief the answer rejects, on their own.
 _STRONG = re.compile(
     "|".join(
         [
-            rf"\b(?:(?:a|an|the|one|another)\s+)?(?:{_QUALIFIERS}\s+)?{_WRONG_NOUNS}s?\s+(?:here\s+|people\s+make\s+)?"
-            rf"(?:is|are|would\s+be|was)\b(?:\s+(?:to|that|thinking|assuming|believing))?",
-            rf"\b(?:(?:a|an|one|another)\s+)?{_QUALIFIERS}\s+{_QUALIFIED_NOUNS}s?\s+(?:here\s+)?(?:is|are)\b"
-            r"(?:\s+(?:to|that))?",
+            _named_wrong(_BELIEF_NOUNS),
             rf"\b{_PEOPLE}\s+{_HOW_OFTEN}{_BELIEVE}(?:s|ed)?\b(?:\s+that)?",
             # "people usually read it as X", "many take this to mean X"
             rf"\b(?:{_PEOPLE}|many|most)\s+{_HOW_OFTEN}"
@@ -80,8 +102,19 @@ _WEAK = re.compile(
             r"(?:\s+like|\s+as\s+if|\s+as\s+though)?\b",
             r"\bat\s+first\s+(?:glance|sight)\b",
             r"\bon\s+the\s+surface\b",
-            r"\byou\s+(?:might|may|could|would|'d|’d)\s+(?:naively\s+)?(?:think|assume|expect|guess|believe)\b"
+            r"\byou(?:\s+(?:might|may|could|would)|['’]d)\s+(?:naively\s+)?(?:think|assume|expect|guess|believe)\b"
             r"(?:\s+that)?",
+            # "you'll hear that X", "it's often described as X", "it's commonly said X"
+            r"\byou(?:['’]ll|\s+will|\s+often|\s+usually)\s+(?:hear|read|see\s+it\s+said)\b(?:\s+that)?",
+            r"\b(?:it['’]s|it\s+is|is|are)\s+(?:often|usually|commonly|widely|sometimes)\s+"
+            r"(?:said|described|presented|explained|taught|thought|assumed|believed|claimed)\b(?:\s+(?:as|that|to\s+be))?",
+            # "most people start from X", "everyone reaches for X", "people get hung up on X"
+            rf"\b(?:{_PEOPLE}|everyone|everybody|(?:some|many|most)\s+teams)\s+{_HOW_OFTEN}(?:always\s+)?"
+            r"(?:like\s+to|insist|blame|go\s+straight\s+to|start\s+(?:from|with)|get\s+hung\s+up\s+on"
+            r"|reach(?:es)?\s+for|jump(?:s)?\s+to|default\s+to)\b(?:\s+that)?",
+            r"\b(?:the\s+)?(?:first\s+)?instinct\s+is\b(?:\s+to|\s+that)?",
+            r"\b(?:the\s+)?(?:usual|standard|common|textbook|classic|typical)\s+"
+            r"(?:line|description|recipe|advice|claim|story|explanation|definition)\s+(?:is|says)\b(?:\s+that|\s+to)?",
             rf"\b(?:the\s+)?(?:obvious|first|easy|natural)\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b"
             r"(?:\s+that|\s+to)?",
             r"\b(?:the\s+)?(?:idea|assumption|belief|claim|notion|intuition|argument)\s+that\b",
@@ -120,6 +153,14 @@ _AFTER = re.compile(
     r"|\bwould\s+be\s+(?:wrong|a\s+mistake|a\s+bad\s+idea|misleading)\b"
     r"|\b(?:i|we)(?:['’]d)?\s+(?:wouldn['’]t|would\s+not|won['’]t|don['’]t|do\s+not|never)\s+"
     r"(?:go\s+with|use|pick|choose|trust|recommend|rely\s+on|do)\s+(?:that|it|this|them|those)\b",
+    re.IGNORECASE,
+)
+# A post-frame denying a claim: "the usual line is X, but that's a myth", "people say X, but
+# that's not really true". What comes before it in its sentence is the rejected belief.
+_DENIED = re.compile(
+    r"\bbut\s+(?:that|this)(?:['’]s|\s+is)\s+(?:(?:kind\s+of|sort\s+of|really|just|actually|simply)\s+)?"
+    rf"(?:(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_WRONG_NOUNS}|wrong|backwards|outdated|false|untrue|misleading"
+    r"|not\s+(?:really\s+|quite\s+)?(?:true|right|correct|the\s+case))\b",
     re.IGNORECASE,
 )
 # A practice named as the subject of its own failure: "multiplying probabilities underflows",
@@ -166,7 +207,33 @@ def _scope_end(sentence: str, start: int) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def rejected(text: str) -> Spans:
-    """Character spans of ``text`` that a frame marks as a belief the answer rejects."""
+    """Character spans of ``text`` that a frame marks as a belief or practice the answer rejects."""
+    found = list(disbelieved(text))
+    for s0, s1 in _sentences(text):
+        sentence = text[s0:s1]
+        for frame in _MISTAKES.finditer(sentence):
+            if _at_clause_start(sentence, frame.start()):
+                found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
+        for frame in _AFTER.finditer(sentence):
+            starts = [m.end() for m in _TURN.finditer(sentence, 0, frame.start())]
+            begin = starts[-1] if starts else 0
+            found.append((s0 + begin, s0 + frame.start()))
+        for frame in _FAILS.finditer(sentence):
+            found.append((s0 + frame.start("practice"), s0 + frame.end("practice")))
+        for frame in _UNLIKE.finditer(sentence):
+            if _at_clause_start(sentence, frame.start()):
+                found.append((s0 + frame.start("said"), s0 + frame.end("said")))
+    found.extend(m.span("said") for m in _QUOTED.finditer(text))
+    return tuple(sorted({(a, b) for a, b in found if b > a}))
+
+
+@functools.lru_cache(maxsize=4096)
+def disbelieved(text: str) -> Spans:
+    """The part of :func:`rejected` that reports a claim the answer denies ("people assume X",
+    "X, but that's a myth"). Not a practice named as a mistake, nor words quoted, which may be
+    the very thing a point names ("a classic bug is zeroing the gradients every micro-batch",
+    "multiplying probabilities underflows"); nor what "unlike X, which ..." says of X, which is
+    true of X."""
     found: list[tuple[int, int]] = []
     sentences = _sentences(text)
     for k, (s0, s1) in enumerate(sentences):
@@ -181,16 +248,9 @@ def rejected(text: str) -> Spans:
             rest = sentence[frame.end() :]
             if _REBUTTAL.search(rest) or _REBUTTAL_NEXT.search(following):
                 found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
-        for frame in _AFTER.finditer(sentence):
+        for frame in _DENIED.finditer(sentence):
             starts = [m.end() for m in _TURN.finditer(sentence, 0, frame.start())]
-            begin = starts[-1] if starts else 0
-            found.append((s0 + begin, s0 + frame.start()))
-        for frame in _FAILS.finditer(sentence):
-            found.append((s0 + frame.start("practice"), s0 + frame.end("practice")))
-        for frame in _UNLIKE.finditer(sentence):
-            if _at_clause_start(sentence, frame.start()):
-                found.append((s0 + frame.start("said"), s0 + frame.end("said")))
-    found.extend(m.span("said") for m in _QUOTED.finditer(text))
+            found.append((s0 + (starts[-1] if starts else 0), s0 + frame.start()))
     return tuple(sorted((a, b) for a, b in found if b > a))
 
 

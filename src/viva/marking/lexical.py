@@ -50,11 +50,11 @@ from viva.marking.relations import (
     subjects,
 )
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
-from viva.marking.terms import Analysis, analyse, distinct_concepts, hiding, unframed
+from viva.marking.terms import Analysis, analyse, disowned, distinct_concepts, hiding, unframed
 from viva.marking.text import tokenize
 from viva.marking.verdicts import other_verdict
 
-VERSION = "1.3"
+VERSION = "1.4"
 
 __all__ = [
     "LexicalBackend",
@@ -197,11 +197,16 @@ def _asserted(claims: list[Target], analysis: Analysis, asserted: Analysis) -> P
     """The point's result in the whole answer, unless only words the answer rejects
     (:func:`viva.marking.terms.unframed`) contradict it, or what it asserts earns more: then
     its result in what it asserts. "A common mistake is to skip loss scaling; you need it"
-    does not deny the point."""
+    does not deny the point. A point said only in a claim the answer denies ("people say X, but
+    that's a myth") is not made there: it earns what the rest of the answer says."""
     result = mark_claims(claims, analysis)
     if asserted is analysis:
         return result
     own = mark_claims(claims, asserted)
+    if not result.contradicted and own.credit < PARTIAL_AT <= result.credit:
+        mine = mark_claims(claims, disowned(analysis.text))
+        if mine.credit < PARTIAL_AT:
+            return mine
     return own if result.contradicted or own.credit > result.credit else result
 
 

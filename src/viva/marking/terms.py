@@ -255,6 +255,12 @@ def unframed(text: str) -> Analysis:
     return hiding(text, framing.rejected(text))
 
 
+def disowned(text: str) -> Analysis:
+    """``text`` without the claims it reports only to deny them ("people assume X", "X, but
+    that's a myth"): what it says there, it says is false (:func:`viva.marking.framing.disbelieved`)."""
+    return hiding(text, framing.disbelieved(text))
+
+
 @functools.lru_cache(maxsize=4096)
 def hiding(text: str, spans: tuple[tuple[int, int], ...]) -> Analysis:
     """``text`` with the words inside ``spans`` not found; content ranks stay those of
