@@ -293,3 +293,11 @@ def test_a_point_said_only_in_a_claim_the_answer_denies_is_not_made(decode_quest
         "A classic bug is zeroing the gradients every micro-batch, so the accumulated sum is lost.",
     )
     assert bug.points[0].status == "covered"
+
+
+def test_the_usual_answer_is_the_candidates_own_unless_rebutted() -> None:
+    """ "The usual answer is stochastic rounding: ..." is how a candidate gives their answer;
+    only a rebuttal makes it a reading they reject."""
+    assert _quoted("The usual answer is stochastic rounding, so small updates survive.") == []
+    assert "more data" in _quoted("The usual answer is more data, but that's wrong here.")
+    assert "People blame leakage" in _quoted("People blame leakage, but that's not really the issue.")

@@ -83,7 +83,7 @@ _STRONG = re.compile(
             r"\bsome\s+(?:would|might|will)\s+(?:say|argue|claim)\b(?:\s+that)?",
             r"\b(?:you|we|one|i)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|mustn['’]t)\s+"
             r"(?:\w+ly\s+)?(?:say|claim|conclude|assume|infer)\b(?:\s+that)?",
-            rf"\b(?:the\s+|a\s+)?(?:naive|tempting|intuitive|knee-jerk|lazy|wrong|mistaken|common|usual|textbook-wrong)"
+            rf"\b(?:the\s+|a\s+)?(?:naive|tempting|intuitive|knee-jerk|lazy|wrong|mistaken|textbook-wrong)"
             rf"\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b(?:\s+that|\s+to)?",
             r"\bit(?:'s|’s|\s+is|\s+would\s+be)\s+tempting\s+to\s+(?:(?:think|say|assume|conclude|believe|read\s+\w+\s+as)"
             r"\b(?:\s+that)?)?",
@@ -115,7 +115,8 @@ _WEAK = re.compile(
             r"\b(?:the\s+)?(?:first\s+)?instinct\s+is\b(?:\s+to|\s+that)?",
             r"\b(?:the\s+)?(?:usual|standard|common|textbook|classic|typical)\s+"
             r"(?:line|description|recipe|advice|claim|story|explanation|definition)\s+(?:is|says)\b(?:\s+that|\s+to)?",
-            rf"\b(?:the\s+)?(?:obvious|first|easy|natural)\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b"
+            # "the usual answer is X" is as often the candidate's own answer: only with a rebuttal
+            rf"\b(?:the\s+)?(?:obvious|first|easy|natural|common|usual)\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b"
             r"(?:\s+that|\s+to)?",
             r"\b(?:the\s+)?(?:idea|assumption|belief|claim|notion|intuition|argument)\s+that\b",
             # a sentence after the first keeps its leading space
@@ -160,7 +161,7 @@ _AFTER = re.compile(
 _DENIED = re.compile(
     r"\bbut\s+(?:that|this)(?:['’]s|\s+is)\s+(?:(?:kind\s+of|sort\s+of|really|just|actually|simply)\s+)?"
     rf"(?:(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_WRONG_NOUNS}|wrong|backwards|outdated|false|untrue|misleading"
-    r"|not\s+(?:really\s+|quite\s+)?(?:true|right|correct|the\s+case))\b",
+    r"|not\s+(?:really\s+|quite\s+)?(?:true|right|correct|the\s+case|the\s+(?:real\s+)?(?:issue|problem|cause)))\b",
     re.IGNORECASE,
 )
 # A practice named as the subject of its own failure: "multiplying probabilities underflows",
