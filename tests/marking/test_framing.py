@@ -301,3 +301,19 @@ def test_the_usual_answer_is_the_candidates_own_unless_rebutted() -> None:
     assert _quoted("The usual answer is stochastic rounding, so small updates survive.") == []
     assert "more data" in _quoted("The usual answer is more data, but that's wrong here.")
     assert "People blame leakage" in _quoted("People blame leakage, but that's not really the issue.")
+
+
+def test_a_denied_claim_adds_nothing_to_a_point_the_answer_half_makes(decode_question: Question) -> None:
+    """Whatever the rest of an answer earns, a claim it reports only to deny raises no point."""
+    marker = get_backend("lexical")
+    denied = (
+        "People say one read of the weights serves many sequences, raising throughput, but that's a myth. "
+    )
+    for own in (
+        "Batching shares the weights across many sequences.",
+        "Many sequences share each weight read.",
+    ):
+        alone = {p.point_id: p.credit for p in marker.mark(decode_question, own).points}
+        with_denied = {p.point_id: p.credit for p in marker.mark(decode_question, denied + own).points}
+        assert 0.3 <= alone["batching-amortises"] < 1.0, own
+        assert with_denied["batching-amortises"] == alone["batching-amortises"], own

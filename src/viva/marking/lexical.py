@@ -203,9 +203,9 @@ def _asserted(claims: list[Target], analysis: Analysis, asserted: Analysis) -> P
     if asserted is analysis:
         return result
     own = mark_claims(claims, asserted)
-    if not result.contradicted and own.credit < PARTIAL_AT <= result.credit:
+    if not result.contradicted and own.credit < result.credit:
         mine = mark_claims(claims, disowned(analysis.text))
-        if mine.credit < PARTIAL_AT:
+        if mine.credit < result.credit:
             return mine
     return own if result.contradicted or own.credit > result.credit else result
 
