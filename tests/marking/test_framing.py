@@ -250,6 +250,9 @@ def test_spoken_and_reported_beliefs_are_frames() -> None:
     ]
     assert _quoted("The instinct is to add a reranker, but that won't help.") == ["add a reranker"]
     assert _quoted("It's often described as sequential, and it is.") == []  # no rebuttal: own view
+    assert _quoted("People often treat TPOT and ITL as one number, but a mean hides spikes.") == [
+        "TPOT and ITL as one number"
+    ]
 
 
 def test_a_claim_is_disbelieved_but_a_named_mistake_or_quote_is_not() -> None:

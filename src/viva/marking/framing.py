@@ -37,7 +37,8 @@ _QUALIFIERS = (
     r"(?:common|classic|frequent|typical|usual|standard|well-known|big|easy|subtle|rookie|beginner's)"
 )
 _BELIEVE = (
-    r"(?:say|think|assume|believe|claim|expect|argue|conclude|suggest|worry|guess|reach\s+for|jump\s+to)"
+    r"(?:say|think|assume|believe|claim|expect|argue|conclude|suggest|worry|guess|reach\s+for|jump\s+to"
+    r"|treat|conflate|confuse|equate|mix\s+up)"
 )
 # Who holds a belief the answer reports, and how often: "many people usually ..."
 _PEOPLE = r"(?:(?:many|some|most|a\s+lot\s+of)\s+)?(?:people|folks|candidates|beginners|newcomers|others)"
