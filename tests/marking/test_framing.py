@@ -235,6 +235,9 @@ def test_a_belief_denied_after_it_is_named_is_rejected() -> None:
     assert _quoted("Decode waits on compute, but that's not really true at batch one.") == [
         "Decode waits on compute"
     ]
+    assert _quoted("Needing more memory for an MoE is kind of a misconception.") == [
+        "Needing more memory for an MoE"
+    ]
     assert _quoted("It is memory-bound, but that's fine at batch one.") == []  # no denial
 
 
@@ -250,6 +253,11 @@ def test_spoken_and_reported_beliefs_are_frames() -> None:
     ]
     assert _quoted("The instinct is to add a reranker, but that won't help.") == ["add a reranker"]
     assert _quoted("It's often described as sequential, and it is.") == []  # no rebuttal: own view
+    # a report said of the clause's subject need not open the clause
+    assert _quoted("PCA is often described as keeping variance, but it keeps features.") == [
+        "keeping variance"
+    ]
+    assert _quoted("PCA is often described as keeping variance, and it does.") == []
     assert _quoted("People often treat TPOT and ITL as one number, but a mean hides spikes.") == [
         "TPOT and ITL as one number"
     ]

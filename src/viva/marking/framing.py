@@ -162,7 +162,18 @@ _AFTER = re.compile(
 _DENIED = re.compile(
     r"\bbut\s+(?:that|this)(?:['’]s|\s+is)\s+(?:(?:kind\s+of|sort\s+of|really|just|actually|simply)\s+)?"
     rf"(?:(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_WRONG_NOUNS}|wrong|backwards|outdated|false|untrue|misleading"
-    r"|not\s+(?:really\s+|quite\s+)?(?:true|right|correct|the\s+case|the\s+(?:real\s+)?(?:issue|problem|cause)))\b",
+    r"|not\s+(?:really\s+|quite\s+)?(?:true|right|correct|the\s+case|the\s+(?:real\s+)?(?:issue|problem|cause)))\b"
+    # "the idea that X is kind of a myth": a belief named as one
+    r"|\b(?:is|are|was)\s+(?:(?:kind\s+of|sort\s+of|really|just|actually|simply|largely)\s+)?"
+    rf"(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_BELIEF_NOUNS}\b",
+    re.IGNORECASE,
+)
+# "PCA is often described as X, but ...": a report of how others put it, said of the clause's
+# subject, so it need not open the clause; a rejection only when a rebuttal follows.
+_REPORTED = re.compile(
+    r"\b(?:is|are)\s+(?:often|usually|commonly|widely|sometimes|typically)\s+"
+    r"(?:said|described|presented|explained|taught|thought|assumed|believed|claimed|framed|sold)\b"
+    r"(?:\s+(?:as|that|to\s+be))?",
     re.IGNORECASE,
 )
 # A practice named as the subject of its own failure: "multiplying probabilities underflows",
@@ -244,8 +255,8 @@ def disbelieved(text: str) -> Spans:
         for frame in _STRONG.finditer(sentence):
             if _at_clause_start(sentence, frame.start()):
                 found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
-        for frame in _WEAK.finditer(sentence):
-            if not _at_clause_start(sentence, frame.start()):
+        for frame in [*_WEAK.finditer(sentence), *_REPORTED.finditer(sentence)]:
+            if frame.re is _WEAK and not _at_clause_start(sentence, frame.start()):
                 continue
             rest = sentence[frame.end() :]
             if _REBUTTAL.search(rest) or _REBUTTAL_NEXT.search(following):
