@@ -160,6 +160,15 @@ def test_a_claim_of_absence_is_said_by_doing_without() -> None:
     assert match(claim, analyse("BF16 training doesn't make loss scaling unnecessary")).coverage < 0.75
 
 
+def test_a_claim_of_loss_agrees_with_a_denial() -> None:
+    """ "Word order is lost" is what "it doesn't know the order of the words" says; "the order is
+    not lost" is still its reverse."""
+    claim = target("Without positions the model sees a bag of tokens, so word order is lost.", NONE)
+    said = match(claim, analyse("the model doesn't know what order the words came in"))
+    assert not said.contradicted and said.coverage > 0.3
+    assert match(claim, analyse("the model sees the tokens and word order is not lost")).contradicted
+
+
 def test_short_and_long_forms_of_one_word() -> None:
     assert (
         match(

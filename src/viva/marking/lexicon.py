@@ -279,6 +279,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "underfitting": ("underfitting", "underfit", "underfits", "underfitted", "under fitting", "under fit"),
     "needed": ("need", "needs", "needed", "necessary", "required", "require", "requires"),
     "unneeded": ("unnecessary", "unneeded", "needless", "superfluous"),
+    "missing": ("lost", "missing", "absent", "gone"),
     "biased": ("biased", "has a bias"),
     "unbiased": ("unbiased", "no bias"),
     "underflow": ("underflow", "underflows", "underflowing", "underflowed", "flush to zero"),

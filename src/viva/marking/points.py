@@ -21,7 +21,7 @@ from viva.marking.worked import ROUNDING, number_value, unit_after, worked_resul
 
 QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)
 LESS = frozenset(["#decrease"])
-ABSENCE = frozenset(["#unneeded"])  # concepts that deny what they qualify: "unnecessary"
+ABSENCE = frozenset(["#unneeded", "#missing"])  # concepts that deny what they qualify: "unnecessary", "lost"
 CONTRADICTS_AT = 0.34  # share of the addressed weight that, contradicted, voids the claim
 
 
