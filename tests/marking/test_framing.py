@@ -253,6 +253,10 @@ def test_spoken_and_reported_beliefs_are_frames() -> None:
     ]
     assert _quoted("The instinct is to add a reranker, but that won't help.") == ["add a reranker"]
     assert _quoted("It's often described as sequential, and it is.") == []  # no rebuttal: own view
+    # what a sentence opens with, said to sound right before "but", is set aside
+    assert _quoted("Shadow mode sounds safe, but it teaches you nothing.") == ["Shadow mode"]
+    assert _quoted("More data seems like the obvious fix, but the curve is flat.") == ["More data"]
+    assert _quoted("The model looks good offline, but live it drops.") == []  # an observation
     # a report said of the clause's subject need not open the clause
     assert _quoted("PCA is often described as keeping variance, but it keeps features.") == [
         "keeping variance"

@@ -168,6 +168,13 @@ _DENIED = re.compile(
     rf"(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_BELIEF_NOUNS}\b",
     re.IGNORECASE,
 )
+# "Shadow mode sounds safe, but ...": what the sentence opens with is set aside for what follows.
+_SOUNDS = re.compile(
+    r"^\s*(?P<said>[^,;:.!?]{3,60}?)\s+(?:sounds|seems|looks|feels)\s+(?:like\s+)?(?:a\s+|the\s+)?"
+    r"(?:safe|safer|reasonable|sensible|natural|obvious|appealing|tempting|attractive|simpler|easier"
+    r"|(?:right|obvious|natural)\s+(?:answer|fix|choice|move))\b[^,;:.!?]{0,20},?\s+but\b",
+    re.IGNORECASE,
+)
 # "PCA is often described as X, but ...": a report of how others put it, said of the clause's
 # subject, so it need not open the clause; a rejection only when a rebuttal follows.
 _REPORTED = re.compile(
@@ -261,6 +268,8 @@ def disbelieved(text: str) -> Spans:
             rest = sentence[frame.end() :]
             if _REBUTTAL.search(rest) or _REBUTTAL_NEXT.search(following):
                 found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
+        for frame in _SOUNDS.finditer(sentence):
+            found.append((s0 + frame.start("said"), s0 + frame.end("said")))
         for frame in _DENIED.finditer(sentence):
             starts = [m.end() for m in _TURN.finditer(sentence, 0, frame.start())]
             found.append((s0 + (starts[-1] if starts else 0), s0 + frame.start()))
