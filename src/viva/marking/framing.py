@@ -105,10 +105,8 @@ _WEAK = re.compile(
             r"\bon\s+the\s+surface\b",
             r"\byou(?:\s+(?:might|may|could|would)|['’]d)\s+(?:naively\s+)?(?:think|assume|expect|guess|believe)\b"
             r"(?:\s+that)?",
-            # "you'll hear that X", "it's often described as X", "it's commonly said X"
+            # "you'll hear that X" ("it's often described as X" is _REPORTED)
             r"\byou(?:['’]ll|\s+will|\s+often|\s+usually)\s+(?:hear|read|see\s+it\s+said)\b(?:\s+that)?",
-            r"\b(?:it['’]s|it\s+is|is|are)\s+(?:often|usually|commonly|widely|sometimes)\s+"
-            r"(?:said|described|presented|explained|taught|thought|assumed|believed|claimed)\b(?:\s+(?:as|that|to\s+be))?",
             # "most people start from X", "everyone reaches for X", "people get hung up on X"
             rf"\b(?:{_PEOPLE}|everyone|everybody|(?:some|many|most)\s+teams)\s+{_HOW_OFTEN}(?:always\s+)?"
             r"(?:like\s+to|insist|blame|go\s+straight\s+to|start\s+(?:from|with)|get\s+hung\s+up\s+on"
@@ -175,10 +173,11 @@ _SOUNDS = re.compile(
     r"|(?:right|obvious|natural)\s+(?:answer|fix|choice|move))\b[^,;:.!?]{0,20},?\s+but\b",
     re.IGNORECASE,
 )
-# "PCA is often described as X, but ...": a report of how others put it, said of the clause's
-# subject, so it need not open the clause; a rejection only when a rebuttal follows.
+# "PCA is often described as X, but ...", "it's commonly said that X": a report of how others
+# put it, said of the clause's subject, so it need not open the clause; a rejection only when a
+# rebuttal follows.
 _REPORTED = re.compile(
-    r"\b(?:is|are)\s+(?:often|usually|commonly|widely|sometimes|typically)\s+"
+    r"(?:['’]s|\b(?:is|are))\s+(?:often|usually|commonly|widely|sometimes|typically)\s+"
     r"(?:said|described|presented|explained|taught|thought|assumed|believed|claimed|framed|sold)\b"
     r"(?:\s+(?:as|that|to\s+be))?",
     re.IGNORECASE,
