@@ -38,6 +38,7 @@ ALL_SETS = (
     "unseen-behavioural",
     "dev",
     "dev-contrast",
+    "dev-framed",
 )
 
 
