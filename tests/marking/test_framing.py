@@ -332,3 +332,18 @@ def test_a_denied_claim_adds_nothing_to_a_point_the_answer_half_makes(decode_que
         with_denied = {p.point_id: p.credit for p in marker.mark(decode_question, denied + own).points}
         assert 0.3 <= alone["batching-amortises"] < 1.0, own
         assert with_denied["batching-amortises"] == alone["batching-amortises"], own
+
+
+def test_everyday_dismissals_set_the_right_idea_aside() -> None:
+    """How people actually wave an idea away: a verdict on it, someone else's view, an old belief."""
+    assert _quoted("Shadow mode is overrated here; go straight to an A/B test.") == ["Shadow mode"]
+    assert _quoted("The receptive field is a bit of a red herring, since it is huge.") == [
+        "The receptive field"
+    ]
+    assert _quoted("A colleague always insists it's the template, but it's the sampling.") == [
+        "it's the template"
+    ]
+    assert _quoted("In theory the logs are biased, but in practice they are fine.") == ["the logs are biased"]
+    assert _quoted("I used to think k-means needed round clusters.") == ["k-means needed round clusters."]
+    # the same words as the candidate's own view
+    assert _quoted("In theory and in practice the bound holds.") == []

@@ -82,6 +82,7 @@ _STRONG = re.compile(
             rf"\b(?:{_PEOPLE}|many|most)\s+{_HOW_OFTEN}"
             r"(?:mis)?(?:read|take|interpret)s?\s+(?:it|this|that|them|these|the\s+\w+)\s+(?:as|to\s+mean)\b(?:\s+that)?",
             r"\bsome\s+(?:would|might|will)\s+(?:say|argue|claim)\b(?:\s+that)?",
+            r"\bi\s+used\s+to\s+(?:think|believe|assume)\b(?:\s+that)?",
             r"\b(?:you|we|one|i)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|mustn['’]t)\s+"
             r"(?:\w+ly\s+)?(?:say|claim|conclude|assume|infer)\b(?:\s+that)?",
             rf"\b(?:the\s+|a\s+)?(?:naive|tempting|intuitive|knee-jerk|lazy|wrong|mistaken|textbook-wrong)"
@@ -118,6 +119,13 @@ _WEAK = re.compile(
             rf"\b(?:the\s+)?(?:obvious|first|easy|natural|common|usual)\s+{_READINGS}\s+(?:here\s+)?(?:is|would\s+be)\b"
             r"(?:\s+that|\s+to)?",
             r"\b(?:the\s+)?(?:idea|assumption|belief|claim|notion|intuition|argument)\s+that\b",
+            # someone else's view the candidate sets against their own: "a colleague always insists X",
+            # "my course made a big deal of X", "textbooks like to say X", "in theory X, but"
+            r"\b(?:(?:my|our|a|the)\s+(?:old\s+)?(?:course|professor|textbook|manager|colleague|lecturer|boss|team)"
+            r"(?:\s+of\s+mine)?|textbooks|the\s+docs|papers|courses)\s+(?:\w+\s+)?(?:like\s+to\s+|used\s+to\s+|always\s+)?"
+            r"(?:say|says|said|claim|claims|insist|insists|blame|blamed|made\s+a\s+big\s+deal\s+of|drilled\s+into\s+us)\b"
+            r"(?:\s+that)?",
+            r"\bin\s+theory\b(?:\s+you\s+could\s+(?:argue|say)(?:\s+that)?)?",
             # a sentence after the first keeps its leading space
             r"^\s*(?:thinking|assuming|believing|saying|claiming)\b(?:\s+that)?",
             r"\b(?:the\s+)?(?:common|usual|standard|popular|conventional|folk)\s+wisdom\s+(?:is|says)\b(?:\s+that)?",
@@ -161,9 +169,10 @@ _DENIED = re.compile(
     r"\bbut\s+(?:that|this)(?:['’]s|\s+is)\s+(?:(?:kind\s+of|sort\s+of|really|just|actually|simply)\s+)?"
     rf"(?:(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_WRONG_NOUNS}|wrong|backwards|outdated|false|untrue|misleading"
     r"|not\s+(?:really\s+|quite\s+)?(?:true|right|correct|the\s+case|the\s+(?:real\s+)?(?:issue|problem|cause)))\b"
-    # "the idea that X is kind of a myth": a belief named as one
-    r"|\b(?:is|are|was)\s+(?:(?:kind\s+of|sort\s+of|really|just|actually|simply|largely)\s+)?"
-    rf"(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_BELIEF_NOUNS}\b",
+    # "the idea that X is kind of a myth": a belief named as one; "X is overrated / a red herring"
+    r"|\b(?:is|are|was)\s+(?:(?:kind\s+of|sort\s+of|really|just|actually|simply|largely|honestly|mostly|a\s+bit(?:\s+of)?)\s+)?"
+    rf"(?:(?:a|an|the)\s+(?:{_QUALIFIERS}\s+)?{_BELIEF_NOUNS}|overrated|overblown|a\s+red\s+herring|a\s+crutch"
+    r"|old\s+advice|beside\s+the\s+point|a\s+(?:gross\s+)?(?:over)?simplification|oversimplified)\b",
     re.IGNORECASE,
 )
 # "Shadow mode sounds safe, but ...": what the sentence opens with is set aside for what follows.
