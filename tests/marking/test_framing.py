@@ -2,6 +2,8 @@
 
 from dataclasses import replace
 
+import pytest
+
 from viva.bank.model import MarkingPoint, Misconception, Question
 from viva.marking import get_backend
 from viva.marking.framing import disbelieved, rejected
@@ -241,30 +243,40 @@ def test_a_belief_denied_after_it_is_named_is_rejected() -> None:
     assert _quoted("It is memory-bound, but that's fine at batch one.") == []  # no denial
 
 
-def test_spoken_and_reported_beliefs_are_frames() -> None:
-    """Frames a speaker uses for someone else's view, each rejected only with a rebuttal."""
-    assert _quoted("You'd think the sigmoid matters, but its derivative cancels.") == ["the sigmoid matters"]
-    assert _quoted("It's often described as sequential, but the trees are independent.") == ["sequential"]
-    assert _quoted("You'll hear that recall is fixed at build time. It isn't.") == [
-        "recall is fixed at build time."
-    ]
-    assert _quoted("Most people start from friends of friends, but that's a weak signal.") == [
-        "friends of friends"
-    ]
-    assert _quoted("The instinct is to add a reranker, but that won't help.") == ["add a reranker"]
-    assert _quoted("It's often described as sequential, and it is.") == []  # no rebuttal: own view
-    # what a sentence opens with, said to sound right before "but", is set aside
-    assert _quoted("Shadow mode sounds safe, but it teaches you nothing.") == ["Shadow mode"]
-    assert _quoted("More data seems like the obvious fix, but the curve is flat.") == ["More data"]
-    assert _quoted("The model looks good offline, but live it drops.") == []  # an observation
+# How people set someone else's view aside in speech: each case is an answer and what a frame
+# covers in it; the same words said as the candidate's own view ([]) are no frame.
+SPOKEN_FRAMES = [
+    # a report of someone else's view, rejected only with a rebuttal
+    ("You'd think the sigmoid matters, but its derivative cancels.", ["the sigmoid matters"]),
+    ("It's often described as sequential, but the trees are independent.", ["sequential"]),
+    ("You'll hear that recall is fixed at build time. It isn't.", ["recall is fixed at build time."]),
+    ("Most people start from friends of friends, but that's a weak signal.", ["friends of friends"]),
+    ("The instinct is to add a reranker, but that won't help.", ["add a reranker"]),
+    ("It's often described as sequential, and it is.", []),  # no rebuttal: own view
+    (
+        "People often treat TPOT and ITL as one number, but a mean hides spikes.",
+        ["TPOT and ITL as one number"],
+    ),
+    ("A colleague always insists it's the template, but it's the sampling.", ["it's the template"]),
+    ("In theory the logs are biased, but in practice they are fine.", ["the logs are biased"]),
+    ("In theory and in practice the bound holds.", []),
+    ("I used to think k-means needed round clusters.", ["k-means needed round clusters."]),
     # a report said of the clause's subject need not open the clause
-    assert _quoted("PCA is often described as keeping variance, but it keeps features.") == [
-        "keeping variance"
-    ]
-    assert _quoted("PCA is often described as keeping variance, and it does.") == []
-    assert _quoted("People often treat TPOT and ITL as one number, but a mean hides spikes.") == [
-        "TPOT and ITL as one number"
-    ]
+    ("PCA is often described as keeping variance, but it keeps features.", ["keeping variance"]),
+    ("PCA is often described as keeping variance, and it does.", []),
+    # what a sentence opens with, said to sound right before "but", is set aside
+    ("Shadow mode sounds safe, but it teaches you nothing.", ["Shadow mode"]),
+    ("More data seems like the obvious fix, but the curve is flat.", ["More data"]),
+    ("The model looks good offline, but live it drops.", []),  # an observation
+    # a verdict on the idea after naming it
+    ("Shadow mode is overrated here; go straight to an A/B test.", ["Shadow mode"]),
+    ("The receptive field is a bit of a red herring, since it is huge.", ["The receptive field"]),
+]
+
+
+@pytest.mark.parametrize(("answer", "framed"), SPOKEN_FRAMES)
+def test_spoken_dismissals_are_frames(answer: str, framed: list[str]) -> None:
+    assert _quoted(answer) == framed
 
 
 def test_a_claim_is_disbelieved_but_a_named_mistake_or_quote_is_not() -> None:
@@ -332,18 +344,3 @@ def test_a_denied_claim_adds_nothing_to_a_point_the_answer_half_makes(decode_que
         with_denied = {p.point_id: p.credit for p in marker.mark(decode_question, denied + own).points}
         assert 0.3 <= alone["batching-amortises"] < 1.0, own
         assert with_denied["batching-amortises"] == alone["batching-amortises"], own
-
-
-def test_everyday_dismissals_set_the_right_idea_aside() -> None:
-    """How people actually wave an idea away: a verdict on it, someone else's view, an old belief."""
-    assert _quoted("Shadow mode is overrated here; go straight to an A/B test.") == ["Shadow mode"]
-    assert _quoted("The receptive field is a bit of a red herring, since it is huge.") == [
-        "The receptive field"
-    ]
-    assert _quoted("A colleague always insists it's the template, but it's the sampling.") == [
-        "it's the template"
-    ]
-    assert _quoted("In theory the logs are biased, but in practice they are fine.") == ["the logs are biased"]
-    assert _quoted("I used to think k-means needed round clusters.") == ["k-means needed round clusters."]
-    # the same words as the candidate's own view
-    assert _quoted("In theory and in practice the bound holds.") == []

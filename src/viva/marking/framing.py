@@ -228,9 +228,30 @@ def _at_clause_start(sentence: str, at: int) -> bool:
     return bool(re.search(opens, before, re.IGNORECASE))
 
 
-def _scope_end(sentence: str, start: int) -> int:
-    turn = _TURN.search(sentence, start)
-    return turn.start() if turn else len(sentence)
+def _after(sentence: str, frame: re.Match[str]) -> tuple[int, int]:
+    """What a frame covers: from its end to the first turn of its sentence ("but", "however")."""
+    turn = _TURN.search(sentence, frame.end())
+    return frame.end(), turn.start() if turn else len(sentence)
+
+
+def _before(sentence: str, frame: re.Match[str]) -> tuple[int, int]:
+    """What a post-frame covers: its clause before it, from the last turn of its sentence."""
+    starts = [m.end() for m in _TURN.finditer(sentence, 0, frame.start())]
+    return starts[-1] if starts else 0, frame.start()
+
+
+def _said(frame: re.Match[str]) -> tuple[int, int]:
+    return frame.span("said")
+
+
+def _opening(pattern: re.Pattern[str], sentence: str) -> list[re.Match[str]]:
+    """The frames of ``pattern`` that open ``sentence`` or one of its clauses."""
+    return [f for f in pattern.finditer(sentence) if _at_clause_start(sentence, f.start())]
+
+
+def _rebutted(frame: re.Match[str], sentence: str, following: str) -> bool:
+    """Whether a rebuttal follows the frame in its sentence or opens the next one."""
+    return bool(_REBUTTAL.search(sentence[frame.end() :]) or _REBUTTAL_NEXT.search(following))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -239,19 +260,12 @@ def rejected(text: str) -> Spans:
     found = list(disbelieved(text))
     for s0, s1 in _sentences(text):
         sentence = text[s0:s1]
-        for frame in _MISTAKES.finditer(sentence):
-            if _at_clause_start(sentence, frame.start()):
-                found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
-        for frame in _AFTER.finditer(sentence):
-            starts = [m.end() for m in _TURN.finditer(sentence, 0, frame.start())]
-            begin = starts[-1] if starts else 0
-            found.append((s0 + begin, s0 + frame.start()))
-        for frame in _FAILS.finditer(sentence):
-            found.append((s0 + frame.start("practice"), s0 + frame.end("practice")))
-        for frame in _UNLIKE.finditer(sentence):
-            if _at_clause_start(sentence, frame.start()):
-                found.append((s0 + frame.start("said"), s0 + frame.end("said")))
-    found.extend(m.span("said") for m in _QUOTED.finditer(text))
+        spans = [_after(sentence, f) for f in _opening(_MISTAKES, sentence)]
+        spans += [_before(sentence, f) for f in _AFTER.finditer(sentence)]
+        spans += [f.span("practice") for f in _FAILS.finditer(sentence)]
+        spans += [_said(f) for f in _opening(_UNLIKE, sentence)]
+        found += [(s0 + a, s0 + b) for a, b in spans]
+    found.extend(_said(m) for m in _QUOTED.finditer(text))
     return tuple(sorted({(a, b) for a, b in found if b > a}))
 
 
@@ -267,20 +281,12 @@ def disbelieved(text: str) -> Spans:
     for k, (s0, s1) in enumerate(sentences):
         sentence = text[s0:s1]
         following = text[sentences[k + 1][0] : sentences[k + 1][1]] if k + 1 < len(sentences) else ""
-        for frame in _STRONG.finditer(sentence):
-            if _at_clause_start(sentence, frame.start()):
-                found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
-        for frame in [*_WEAK.finditer(sentence), *_REPORTED.finditer(sentence)]:
-            if frame.re is _WEAK and not _at_clause_start(sentence, frame.start()):
-                continue
-            rest = sentence[frame.end() :]
-            if _REBUTTAL.search(rest) or _REBUTTAL_NEXT.search(following):
-                found.append((s0 + frame.end(), s0 + _scope_end(sentence, frame.end())))
-        for frame in _SOUNDS.finditer(sentence):
-            found.append((s0 + frame.start("said"), s0 + frame.end("said")))
-        for frame in _DENIED.finditer(sentence):
-            starts = [m.end() for m in _TURN.finditer(sentence, 0, frame.start())]
-            found.append((s0 + (starts[-1] if starts else 0), s0 + frame.start()))
+        weak = [*_opening(_WEAK, sentence), *_REPORTED.finditer(sentence)]
+        spans = [_after(sentence, f) for f in _opening(_STRONG, sentence)]
+        spans += [_after(sentence, f) for f in weak if _rebutted(f, sentence, following)]
+        spans += [_said(f) for f in _SOUNDS.finditer(sentence)]
+        spans += [_before(sentence, f) for f in _DENIED.finditer(sentence)]
+        found += [(s0 + a, s0 + b) for a, b in spans]
     return tuple(sorted((a, b) for a, b in found if b > a))
 
 
