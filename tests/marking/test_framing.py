@@ -271,6 +271,11 @@ SPOKEN_FRAMES = [
     # a verdict on the idea after naming it
     ("Shadow mode is overrated here; go straight to an A/B test.", ["Shadow mode"]),
     ("The receptive field is a bit of a red herring, since it is huge.", ["The receptive field"]),
+    # a yes/no question the answer puts to itself, then answers "no"
+    ("Is it really about convexity? Not in my experience.", ["Is it really about convexity?"]),
+    ("Does decode need the tensor cores? No, it waits on memory.", ["Does decode need the tensor cores?"]),
+    ("Does decode need the tensor cores? Yes, for prefill.", []),
+    ("Why is decode slow? Not because of compute.", []),  # no yes/no question
 ]
 
 

@@ -14,7 +14,8 @@ looks like X, but ...", "the idea that X is wrong", "you might expect X. It does
 rejections follow what they reject: "X would be a mistake", "X ..., so I wouldn't go with
 that", and a practice named as the subject of its own failure ("multiplying the probabilities
 underflows"). Words in quotation marks are mentioned, not asserted, and so is what an opening
-"unlike X, where ...," says of X.
+"unlike X, where ...," says of X. A yes/no question the answer asks itself and answers "no"
+("Is it really about convexity? Not in my experience.") denies what it asks.
 
 What a frame covers is no evidence *against* the candidate: it asserts no misconception and
 contradicts no point (:func:`viva.marking.terms.unframed`). A practice named as a mistake may
@@ -211,6 +212,18 @@ _UNLIKE = re.compile(
     r"\bunlike\s+(?P<said>[^,;:.!?]+?(?:,\s*(?:where|which|whose|in\s+which|that|who)\b[^,;:.!?]+)?)\s*,",
     re.IGNORECASE,
 )
+# A yes/no question the answer puts to itself and then answers "no": "Is it really about
+# convexity? Not in my experience." The question's claim is denied.
+_ASKED = re.compile(
+    r"^\s*(?:so\s+|but\s+|and\s+)?(?:is|are|was|were|does|do|did|can|could|would|should|will|has|have)\b"
+    r"[^?]*\?\s*$",
+    re.IGNORECASE,
+)
+_NO = re.compile(
+    r"^\W*(?:no\b|nope\b|nah\b|hardly\b|rarely\b"
+    r"|not\s+(?:really|in\s+my\s+experience|much|at\s+all|necessarily|quite|usually|always)\b)",
+    re.IGNORECASE,
+)
 # a decimal point ("2.1") does not end a sentence
 _SENTENCE = re.compile(r"(?:[^.!?;\n]|\.(?=\d))+(?:[.!?;]+|\n|$)")
 
@@ -286,6 +299,9 @@ def disbelieved(text: str) -> Spans:
         spans += [_after(sentence, f) for f in weak if _rebutted(f, sentence, following)]
         spans += [_said(f) for f in _SOUNDS.finditer(sentence)]
         spans += [_before(sentence, f) for f in _DENIED.finditer(sentence)]
+        asked = _ASKED.match(sentence)
+        if asked and _NO.match(following):
+            spans.append((asked.start(), asked.end()))
         found += [(s0 + a, s0 + b) for a, b in spans]
     return tuple(sorted((a, b) for a, b in found if b > a))
 

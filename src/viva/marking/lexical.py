@@ -54,7 +54,7 @@ from viva.marking.terms import Analysis, analyse, disowned, distinct_concepts, h
 from viva.marking.text import tokenize
 from viva.marking.verdicts import other_verdict
 
-VERSION = "1.4"
+VERSION = "1.5"
 
 __all__ = [
     "LexicalBackend",
