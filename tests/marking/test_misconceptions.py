@@ -118,3 +118,22 @@ def test_a_phrasing_of_one_word_states_nothing(decode_question: Question) -> Non
     rejecting = "It's easy to call it overfitting, but overfitting would show a lower training error."
     assert _ids(question, rejecting) == []
     assert _ids(question, "Simple: the deeper net overfits the data.") == ["deep-overfits"]
+
+
+def test_a_spelling_variant_is_the_claim_s_own_word(decode_question: Question) -> None:
+    """ "furthest" is "farthest": a wrong claim's own word said in the other spelling states it."""
+    question = replace(
+        decode_question,
+        answer="It maximises the margin; the support vectors are the points closest to the boundary.",
+        misconceptions=(
+            Misconception(
+                "support-vectors-farthest",
+                "The support vectors are the points farthest from the boundary.",
+                "They lie on or inside the margin.",
+            ),
+        ),
+    )
+    assert _ids(question, "The support vectors are the points lying furthest from the boundary.") == [
+        "support-vectors-farthest"
+    ]
+    assert _ids(question, "The support vectors are the points closest to the boundary.") == []

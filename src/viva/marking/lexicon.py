@@ -361,6 +361,7 @@ SLIPS: dict[str, str] = {
     "normalis": "normaliz",
     "amortis": "amortiz",
     "utilis": "utiliz",
+    "furthest": "farthest",
     "behaviour": "behavior",
     "colour": "color",
     "parallelis": "parallel",
