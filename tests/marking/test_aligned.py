@@ -275,3 +275,18 @@ def test_an_answer_stating_a_wrong_claim_has_no_gist(marker: AlignedBackend) -> 
     assert wrong.score < marker.mark(PINNED, VAGUE).score
     denied = marker.mark(PINNED, VAGUE + " It does not allow asynchronous copies.")
     assert "contradiction" in denied.flags and "gist" not in denied.flags
+
+
+def test_a_claim_the_answer_denies_earns_no_alignment_credit(marker: AlignedBackend) -> None:
+    """Words the answer reports only to call false ("PCA is often described as X, but ...")
+    earn nothing from the rules; similarity must not credit them either."""
+    question = load_bank(CONTENT)[0].question("classical-ml/what-pca-does")
+    point = "max-variance-directions"
+    denied = marker.mark(
+        question,
+        "PCA is often described as finding the directions of maximum variance, but really it keeps "
+        "the original columns that matter most and drops the rest.",
+    )
+    own = marker.mark(question, "PCA finds the directions of maximum variance and drops the rest.")
+    assert {p.point_id: p.status for p in own.points}[point] == "covered"
+    assert {p.point_id: p.status for p in denied.points}[point] == "missed"

@@ -12,7 +12,9 @@ of the lexical marker keep the last word: a point the words contradict earns not
 misconception asserted caps the score and withholds all alignment credit, a point only
 the alignment found must be fully covered to count as made, and a point whose words only name
 its thing (:func:`viva.marking.labels.names_only`) takes no alignment credit: similarity cannot
-tell which of two named things does what.
+tell which of two named things does what. Nor do the words of a claim the answer reports only to
+deny it ("PCA is often described as X, but ...", :func:`viva.marking.framing.disbelieved`): they
+align with nothing, as they earn nothing from the rules.
 
 An answer that makes no point in full and states nothing wrong still scores its *gist*, how
 near its words come to the core points, kept below the partial line
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING
 from viva.bank.model import Question
 from viva.marking import scoring
 from viva.marking.embedding import Encoded
+from viva.marking.framing import disbelieved
 from viva.marking.labels import label_frames
 from viva.marking.lexical import build_marking, prompt_keys, reference_features
 from viva.marking.points import COVERED_AT, PARTIAL_AT, PointResult, _merge, near_number
@@ -196,9 +199,10 @@ class AlignedBackend(EmbeddingMarker):
         encoded = self._embed([answer])[0]
         prompt = prompt_keys(question.prompt)
         analysis = analyse(answer)
+        denied = disbelieved(answer)  # what the answer says is false says nothing for a point
         found = []
         for i, (p, frame) in enumerate(zip(question.points, label_frames(question), strict=True)):
-            hidden = about_others(question, i, analysis)
+            hidden = tuple(sorted({*about_others(question, i, analysis), *denied}))
             demote = prompt | frame
             found.append(point_alignment(self._cached(p.text), p.text, encoded, answer, demote, hidden))
         return found
