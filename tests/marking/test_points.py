@@ -222,3 +222,13 @@ def test_less_of_what_a_claim_says_none_of_neither_makes_nor_denies_it() -> None
     assert lessened.coverage > 0 and not lessened.contradicted
     stated = match(claim, analyse("The scores matrix goes to HBM and is read back."))
     assert stated.contradicted
+
+
+def test_two_real_words_are_not_a_misspelling_of_each_other() -> None:
+    """ "micro" is one letter from "macro", "context" from "content": both words, so neither is
+    the other misspelt. A word form the stemmer keeps apart still is ("noisy" for "noise")."""
+    claim = target("micro averaging when rare classes matter", NONE)
+    assert match(claim, analyse("micro averaging when rare classes matter")).coverage == 1.0
+    assert match(claim, analyse("macro averaging when rare classes matter")).coverage < 1.0
+    assert match(target("the context window", NONE), analyse("the content window")).coverage < 1.0
+    assert match(target("noise in the labels", NONE), analyse("noisy labels")).coverage == 1.0

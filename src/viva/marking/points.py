@@ -15,6 +15,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, replace
 
 from viva.domain import PointStatus
+from viva.marking.embedding import VOCAB
 from viva.marking.lexicon import DIRECTIONS
 from viva.marking.terms import Analysis, Term, analyse
 from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
@@ -113,6 +114,23 @@ def _bounded_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+@functools.lru_cache(maxsize=1)
+def _words() -> frozenset[str]:
+    """Whole English words: those of the MiniLM word-piece vocabulary Viva ships (about 22,000)."""
+    return frozenset(w for w in VOCAB.read_text(encoding="utf-8").split() if w.isalpha())
+
+
+def _may_be_slip(word: str, other: str) -> bool:
+    """Whether ``other`` may be ``word`` misspelt. Two words of the vocabulary are two words,
+    however few letters tell them apart ("macro" and "micro", "content" and "context", "chance"
+    and "change"), unless only their last letters differ ("noisy" and "noise", "built" and
+    "build": forms the stemmer leaves apart)."""
+    if other not in _words() or word not in _words():
+        return True
+    stem = min(len(word), len(other)) - 1
+    return word[:stem] == other[:stem]
+
+
 def _near_spellings(word: str, answer: Analysis) -> list[int]:
     """Positions of answer words that are a misspelling of ``word`` (long words only)."""
     if len(word) < 5 or " " in word or not word.isalpha():
@@ -120,7 +138,12 @@ def _near_spellings(word: str, answer: Analysis) -> list[int]:
     limit = 1 if len(word) < 8 else 2
     found: list[int] = []
     for other, where in answer.surfaces.items():
-        if other[0] == word[0] and len(other) >= 5 and _bounded_distance(word, other, limit) <= limit:
+        if (
+            other[0] == word[0]
+            and len(other) >= 5
+            and _bounded_distance(word, other, limit) <= limit
+            and _may_be_slip(word, other)
+        ):
             found.extend(where)
     return sorted(found)
 
