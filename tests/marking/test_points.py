@@ -232,3 +232,9 @@ def test_two_real_words_are_not_a_misspelling_of_each_other() -> None:
     assert match(claim, analyse("macro averaging when rare classes matter")).coverage < 1.0
     assert match(target("the context window", NONE), analyse("the content window")).coverage < 1.0
     assert match(target("noise in the labels", NONE), analyse("noisy labels")).coverage == 1.0
+    assert (
+        match(
+            target("the accuracy at the threshold", NONE), analyse("how accurate at the threshold")
+        ).coverage
+        == 1.0
+    )

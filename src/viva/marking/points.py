@@ -123,12 +123,14 @@ def _words() -> frozenset[str]:
 def _may_be_slip(word: str, other: str) -> bool:
     """Whether ``other`` may be ``word`` misspelt. Two words of the vocabulary are two words,
     however few letters tell them apart ("macro" and "micro", "content" and "context", "chance"
-    and "change"), unless only their last letters differ ("noisy" and "noise", "built" and
-    "build": forms the stemmer leaves apart)."""
+    and "change"), unless they differ only in how they end: in the last letter ("noisy" and
+    "noise", "built" and "build") or the last two after six shared ("accurate" and "accuracy"),
+    forms the stemmer leaves apart."""
     if other not in _words() or word not in _words():
         return True
-    stem = min(len(word), len(other)) - 1
-    return word[:stem] == other[:stem]
+    shorter, longer = sorted((len(word), len(other)))
+    shared = next((i for i in range(shorter) if word[i] != other[i]), shorter)
+    return shared >= shorter - 1 or (shared >= 6 and longer - shared <= 2)
 
 
 def _near_spellings(word: str, answer: Analysis) -> list[int]:
