@@ -137,3 +137,23 @@ def test_a_spelling_variant_is_the_claim_s_own_word(decode_question: Question) -
         "support-vectors-farthest"
     ]
     assert _ids(question, "The support vectors are the points closest to the boundary.") == []
+
+
+def test_a_comparison_the_other_way_round_states_no_misconception(decode_question: Question) -> None:
+    """ "FP16 is more accurate than BF16" has every word of "BF16 is more accurate"; what a
+    comparison is about is its subject, not what follows "than"."""
+    question = replace(
+        decode_question,
+        prompt="How do FP16 and BF16 differ?",
+        misconceptions=(
+            Misconception(
+                "bf16-more-accurate",
+                "BF16 is more accurate than FP16.",
+                "BF16 keeps 7 mantissa bits to FP16's 10.",
+                ("BF16 is more accurate",),
+            ),
+        ),
+    )
+    assert _ids(question, "FP16 is more accurate than BF16, but BF16 has the range.") == []
+    assert _ids(question, "BF16 is more accurate than FP16, so use it.") == ["bf16-more-accurate"]
+    assert _ids(question, "Honestly BF16 is more accurate, so use it.") == ["bf16-more-accurate"]

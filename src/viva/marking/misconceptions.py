@@ -9,13 +9,16 @@ a correct answer uses them too; so when a misconception has words of its own
 ("identical", "clock speed"), enough of those must be present as well. A wrong figure is
 stated by saying it: an answer that gives its own figures and none of the misconception's
 ("63 percent of requests are slow" against "1 % of requests are slow") does not state it.
-An accepted phrasing of one word names a thing and states nothing (:func:`states_a_claim`).
+An accepted phrasing of one word names a thing and states nothing (:func:`states_a_claim`), and
+a comparison the other way round states nothing either: "FP16 is more accurate than BF16" has
+every word of "BF16 is more accurate" (:func:`_compared_against`).
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import re
 from dataclasses import dataclass
 
 from viva.bank.model import Misconception, Question
@@ -101,6 +104,27 @@ def _own_share(claim: Target, answer: Analysis, correct: frozenset[str], found: 
     return present / len(own)
 
 
+_THAN = re.compile(
+    r"\b(?:than|rather\s+than|compared\s+(?:to|with))\s+(?:(?:the|a|an|plain|its|their)\s+)?$", re.I
+)
+
+
+def _compared_against(claim: Target, answer: Analysis, found: ClaimMatch) -> bool:
+    """Whether what a comparative wrong claim is about is, in the answer, only what something
+    else is compared against: "FP16 is more accurate than BF16" does not state "BF16 is more
+    accurate (than FP16)", though every word is there. The claim's subject is its first word;
+    the claim is not stated where the evidence has that word after "than"."""
+    if not claim.terms or _THAN.search(claim.text[: claim.terms[0].start]):
+        return False
+    keys = claim.terms[0].keys
+    said = [
+        t
+        for t in answer.content_terms()
+        if t.keys & keys and any(a <= t.start < b for a, b in found.evidence)
+    ]
+    return any(_THAN.search(answer.text[max(0, t.start - 30) : t.start]) for t in said)
+
+
 def states_a_claim(claim: Target) -> bool:
     """Whether an accepted phrasing says enough to be a claim. One word ("it's overfitting",
     "medoid") only names a thing, and a correct answer names the wrong thing to reject it ("it's
@@ -146,6 +170,8 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
                 continue
             if not any(t.stem not in correct for t in claim.terms) and found.coverage < ALL_SHARED_AT:
                 continue  # only the arrangement of shared words can make it wrong: need all of them
+            if _compared_against(claim, answer, found):
+                continue
             if _own_share(claim, answer, correct, found) >= OWN_WORDS_AT:
                 found_all.append(Detection(misconception, found.evidence))
                 break
