@@ -238,3 +238,11 @@ def test_two_real_words_are_not_a_misspelling_of_each_other() -> None:
         ).coverage
         == 1.0
     )
+
+
+def test_a_particle_says_the_direction() -> None:
+    """ "up" and "down" are stopwords, so "scaling up" read as "scaling down"; as a phrase the
+    particle is the direction, and the other one reverses the claim."""
+    claim = target("the logits need scaling up before the softmax", NONE)
+    assert match(claim, analyse("the logits need scaling up before the softmax")).coverage == 1.0
+    assert match(claim, analyse("the logits need scaling down before the softmax")).contradicted
