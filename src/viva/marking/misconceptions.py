@@ -110,10 +110,10 @@ _THAN = re.compile(
 
 
 def _compared_against(claim: Target, answer: Analysis, found: ClaimMatch) -> bool:
-    """Whether what a comparative wrong claim is about is, in the answer, only what something
-    else is compared against: "FP16 is more accurate than BF16" does not state "BF16 is more
-    accurate (than FP16)", though every word is there. The claim's subject is its first word;
-    the claim is not stated where the evidence has that word after "than"."""
+    """Whether the answer compares something else against what a wrong claim is about:
+    "FP16 is more accurate than BF16" does not state "BF16 is more accurate (than FP16)",
+    though every word is there. The claim's subject is its first word; the claim is not stated
+    where its evidence has that word after "than"."""
     if not claim.terms or _THAN.search(claim.text[: claim.terms[0].start]):
         return False
     keys = claim.terms[0].keys
