@@ -39,6 +39,7 @@ ALL_SETS = (
     "dev",
     "dev-contrast",
     "dev-framed",
+    "dev-offtopic",
 )
 
 
