@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from viva.bank.model import MarkingPoint, Misconception, Question
+from viva.marking import get_backend
 from viva.marking.explain import score_reasons
 from viva.marking.lexical import LexicalBackend
 from viva.marking.relations import options, own_option_view
@@ -229,6 +230,18 @@ def test_an_option_of_several_words_is_one_pick() -> None:
     assert other.points[0].status == "missed" and "contradiction" in other.flags
     same = LexicalBackend().mark(SERVE, "I'd pick the dense model.")
     assert same.points[0].status == "covered"
+
+
+@pytest.mark.parametrize("backend", ["lexical", "default"])
+def test_a_pick_whose_option_is_never_named_is_not_made(backend: str) -> None:
+    """ "Pick the dense model for a single GPU" is the question's words around its option:
+    repeating the conditions ("one GPU, similar quality") chooses nothing, so neither the rules
+    nor similarity credit it. Naming the option still makes it."""
+    marker = get_backend(backend)
+    vague = marker.mark(SERVE, "So one GPU and similar quality. vLLM serves that well on a single GPU.")
+    assert vague.points[0].status == "missed", vague.points[0]
+    named = marker.mark(SERVE, "The dense one, on a single GPU.")
+    assert named.points[0].status == "covered", named.points[0]
 
 
 def test_options_are_the_named_things_a_prompt_offers() -> None:

@@ -48,13 +48,14 @@ from viva.marking.relations import (
     picked,
     rival_option_view,
     subjects,
+    unnamed_pick,
 )
 from viva.marking.result import Marking, MisconceptionMark, PointMark, Span, verdict_for
 from viva.marking.terms import Analysis, analyse, disowned, distinct_concepts, hiding, unframed
 from viva.marking.text import tokenize
 from viva.marking.verdicts import other_verdict
 
-VERSION = "1.5"
+VERSION = "1.6"
 
 __all__ = [
     "LexicalBackend",
@@ -169,7 +170,8 @@ class LexicalBackend:
             if against:
                 results[i] = PointResult(0.0, against, True, opposite=True)
         results = [
-            _with_pick(r, p, question.prompt, analysis) for r, p in zip(results, question.points, strict=True)
+            _with_pick(r, c, p, question.prompt, analysis)
+            for r, c, p in zip(results, point_claims(question), question.points, strict=True)
         ]
         results = [
             _with_figures(r, p, question.prompt, asserted)
@@ -340,12 +342,19 @@ def _with_story(result: PointResult, point: MarkingPoint, analysis: Analysis) ->
     return PointResult(share, _merge(sorted({*result.evidence, *spans}), analysis.text), False)
 
 
-def _with_pick(result: PointResult, point: MarkingPoint, prompt: str, analysis: Analysis) -> PointResult:
+def _with_pick(
+    result: PointResult, claims: tuple[Target, ...], point: MarkingPoint, prompt: str, analysis: Analysis
+) -> PointResult:
     """``result``, made when the answer picks the option the point picks ("I'd use L1" for "Use
-    L1") and void when it picks only another (:func:`viva.marking.relations.picked`)."""
+    L1") and void when it picks only another (:func:`viva.marking.relations.picked`). When the
+    answer never names the point's option, the point's text, the question's words around the
+    option, says nothing: only its phrasings may earn, and similarity may not (``named``)."""
     choice = picked(point.text, prompt, analysis) if not result.contradicted else None
     if choice is None:
-        return result
+        if result.contradicted or not unnamed_pick(point.text, prompt, analysis):
+            return result
+        phrased = mark_claims(list(claims[1:]), analysis)
+        return PointResult(phrased.credit, phrased.evidence, phrased.contradicted, named=True)
     made, spans = choice
     if not made:
         return PointResult(0.0, spans, True, opposite=True)

@@ -467,7 +467,8 @@ class PointResult:
     # the answer states the point's opposite: picks another option, reverses the relation or
     # inverts the ratio (structural readings, unlike a contradicting word in a window)
     opposite: bool = False
-    # the credit rests only on naming what the point is about (:data:`NAMED_CREDIT`)
+    # the credit rests only on naming what the point is about (:data:`NAMED_CREDIT`), or on
+    # the words around an option the answer never names: similarity may not raise it
     named: bool = False
 
     @property

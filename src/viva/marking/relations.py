@@ -446,6 +446,15 @@ def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple
     return bool(same), tuple((at, o.end) for at, o in same or other)
 
 
+def unnamed_pick(point: str, prompt: str, answer: Analysis) -> bool:
+    """Whether ``point`` picks an option (:func:`picked`) that the answer never names: "a single
+    GPU, low traffic, vLLM is great" repeats the conditions of "Pick the dense model for a single
+    GPU at low traffic", all of them the question's words, without choosing anything."""
+    choices = choice_keys(prompt)
+    own = _point_option(point, choices) if choices else frozenset()
+    return bool(own) and not any(t.words & own for t in answer.content_terms())
+
+
 def about_others(question: Question, index: int, answer: Analysis) -> tuple[tuple[int, int], ...]:
     """What ``answer`` says of another option (:func:`own_option_view`) or another labelled
     thing (:func:`viva.marking.labels.own_label_view`) than point ``index`` is about: no
