@@ -234,3 +234,10 @@ def test_a_particle_says_the_direction() -> None:
     claim = target("the logits need scaling up before the softmax", NONE)
     assert match(claim, analyse("the logits need scaling up before the softmax")).coverage == 1.0
     assert match(claim, analyse("the logits need scaling down before the softmax")).contradicted
+
+
+def test_a_phrasing_whose_only_content_word_is_a_number_is_said_word_for_word() -> None:
+    """ "one after another" is its small words: "combined into a strong one" does not say it."""
+    claims = [target("one after another", NONE, accept=True)]
+    assert mark_claims(claims, analyse("the trees are built one after another")).status == "covered"
+    assert mark_claims(claims, analyse("weak learners combined into a strong one")).status == "missed"

@@ -278,7 +278,7 @@ def _clauses(answer: Analysis) -> tuple[int, ...]:
 def match(claim: Target, answer: Analysis) -> ClaimMatch:
     """The best window of ``answer`` for ``claim``."""
     total = claim.total
-    if claim.accept and total < 1.0:
+    if claim.accept and (total < 1.0 or _idiom(claim.text)):
         return _literal(claim, answer)
     if total <= 0 or not answer.content:
         return NO_MATCH
@@ -394,6 +394,15 @@ def _credit_worked_figures(
         results = [r for r in worked if unit and unit & unit_after(content, r)]
         if results:
             found[i] = (results, parts, anti)
+
+
+@functools.lru_cache(maxsize=4096)
+def _idiom(text: str) -> bool:
+    """A phrasing whose only content word is a bare number ("one after another", "off by
+    one"): its meaning is in the small words around it, and "one" alone says nothing."""
+    words = [t for t in analyse(text).tokens if not t.filler]
+    content = analyse(text).content_terms()
+    return len(words) >= 3 and len(content) == 1 and number_value(content[0].surface) is not None
 
 
 def _literal(claim: Target, answer: Analysis) -> ClaimMatch:
