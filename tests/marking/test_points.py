@@ -236,6 +236,14 @@ def test_a_particle_says_the_direction() -> None:
     assert match(claim, analyse("the logits need scaling down before the softmax")).contradicted
 
 
+def test_the_british_spelling_of_a_word_is_a_word() -> None:
+    """ "maximises" is "maximizes" spelt the British way, so a word, and not "minimises" misspelt:
+    the two differ in more than their ending."""
+    assert _said("it minimises the hinge loss", "it minimises the hinge loss").coverage == 1.0
+    assert _said("it minimises the hinge loss", "it maximises the hinge loss").coverage < 1.0
+    assert _said("it minimises the hinge loss", "it minimizes the hinge loss").coverage == 1.0
+
+
 def test_a_phrasing_whose_only_content_word_is_a_number_is_said_word_for_word() -> None:
     """ "one after another" is its small words: "combined into a strong one" does not say it."""
     claims = [target("one after another", NONE, accept=True)]

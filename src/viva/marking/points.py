@@ -120,14 +120,42 @@ def _words() -> frozenset[str]:
     return frozenset(w for w in VOCAB.read_text(encoding="utf-8").split() if w.isalpha())
 
 
+# Endings a vocabulary word takes that the word-piece vocabulary rarely lists whole, longest
+# first, each with what may stand before it: "maximises" is "maximize" + s, said the British way.
+_ENDINGS = (("ing", ("", "e")), ("ed", ("", "e")), ("es", ("", "e")), ("s", ("",)), ("d", ("",)))
+_BRITISH = re.compile(r"is(e|es|ed|ing|ation|ations)$")
+
+
+def _american(word: str) -> str:
+    """``word`` with a British "-ise" ending spelt "-ize": the vocabulary spells it so."""
+    return _BRITISH.sub(r"iz\1", word)
+
+
+def _is_word(word: str) -> bool:
+    """Whether ``word`` is English: in the vocabulary, or a vocabulary word with a common
+    ending ("minimizes", "computed"), spelt either way ("minimises")."""
+    words = _words()
+    spelt = _american(word)
+    if spelt in words:
+        return True
+    for ending, stems in _ENDINGS:
+        if spelt.endswith(ending) and len(spelt) > len(ending) + 3:
+            base = spelt[: -len(ending)]
+            if any(base + tail in words for tail in stems):
+                return True
+    return False
+
+
 def _may_be_slip(word: str, other: str) -> bool:
     """Whether ``other`` may be ``word`` misspelt. Two words of the vocabulary are two words,
     however few letters tell them apart ("macro" and "micro", "content" and "context", "chance"
-    and "change"), unless they differ only in how they end: in the last letter ("noisy" and
-    "noise", "built" and "build") or the last two after six shared ("accurate" and "accuracy"),
-    forms the stemmer leaves apart."""
-    if other not in _words() or word not in _words():
+    and "change", "maximises" and "minimises"), unless they differ only in how they end: in the
+    last letter ("noisy" and "noise", "built" and "build") or the last two after six shared
+    ("accurate" and "accuracy"), forms the stemmer leaves apart. British and American spellings
+    ("minimises", "minimizes") are one word."""
+    if not (_is_word(other) and _is_word(word)):
         return True
+    word, other = _american(word), _american(other)
     shorter, longer = sorted((len(word), len(other)))
     shared = next((i for i in range(shorter) if word[i] != other[i]), shorter)
     return shared >= shorter - 1 or (shared >= 6 and longer - shared <= 2)
