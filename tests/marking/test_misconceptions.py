@@ -1,8 +1,12 @@
 from dataclasses import replace
+from pathlib import Path
 
+from viva.bank import load_bank
 from viva.bank.model import Misconception, Question
 from viva.marking.misconceptions import detect
 from viva.marking.terms import analyse
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 
 def _ids(question: Question, answer: str) -> list[str]:
@@ -157,3 +161,20 @@ def test_a_comparison_the_other_way_round_states_no_misconception(decode_questio
     assert _ids(question, "FP16 is more accurate than BF16, but BF16 has the range.") == []
     assert _ids(question, "BF16 is more accurate than FP16, so use it.") == ["bf16-more-accurate"]
     assert _ids(question, "Honestly BF16 is more accurate, so use it.") == ["bf16-more-accurate"]
+
+
+def test_definitions_joined_by_a_comma_are_two_statements() -> None:
+    """ "Covariate drift is a change in the inputs, concept drift is a change in the relation"
+    defines each kind of its own subject; read as one clause it had every word of both swapped
+    definitions (the bank's swapped-drift and swapped-covariate). Swapped, they still are."""
+    question = load_bank(CONTENT)[0].question("mlops-and-production/covariate-vs-concept")
+    right = (
+        "Covariate drift is a change in the input distribution, concept drift is a change in "
+        "the relation between inputs and label."
+    )
+    assert _ids(question, right) == []
+    wrong = (
+        "Concept drift is a change in the input distribution, covariate drift is a change in "
+        "the relation between inputs and label."
+    )
+    assert sorted(_ids(question, wrong)) == ["swapped-covariate", "swapped-drift"]

@@ -186,6 +186,14 @@ def test_a_wrapped_line_is_one_clause_and_a_blank_line_or_list_item_breaks() -> 
     assert len(set(clauses(analyse("reasons:\n- position\n- bias")))) == 3
 
 
+def test_a_comma_before_a_new_subject_and_is_ends_a_clause() -> None:
+    """ "X is A, Y is B" is two statements; "X is A, which is B" and "X, a kind of Y, is B" one."""
+    spliced = clauses(analyse("prefill is compute-bound, decode is memory-bound"))
+    assert len(set(spliced)) == 2
+    assert len(set(clauses(analyse("it reads every weight, which is slow")))) == 1
+    assert len(set(clauses(analyse("PCA, a linear method, is fast")))) == 1
+
+
 def test_a_direction_word_alone_is_no_evidence() -> None:
     claim = target("It lowers variance.", NONE)
     assert match(claim, analyse("L2 shrinks every weight smoothly towards zero.")).coverage == 0

@@ -268,6 +268,11 @@ def _window(
 CONTRAST_WORDS = frozenset(["but", "whereas", "while", "whilst", "although", "though", "however", "unlike"])
 COORDINATION_WORDS = frozenset(["and"])
 PAIRING_WORDS = frozenset(["both", "between"])  # "between 2.1 and 3.4" is one claim, not two
+_STATES = frozenset(["is", "are", "was", "were", "means", "mean", "meant"])  # after a subject
+_LINKING = frozenset(
+    ["which", "that", "who", "where", "when", "so", "because", "since", "as", "while", "and", "or", "but"]
+)
+_SUBJECT_REACH = 4  # words a subject may take between a comma and its "is"
 _HARD_BREAK = frozenset(".;:!?()\u2014")
 # A line break inside a sentence is wrapping, not a break: only a blank line or a new list item is.
 _LINE_BREAK = re.compile(r"\n\s*\n|\n\s*(?:[-*\u2022]|\d+[.)])\s")
@@ -285,12 +290,12 @@ def _clauses(answer: Analysis) -> tuple[int, ...]:
     ids: list[int] = []
     current, in_contrast, previous_end = 0, False, None
     both = False  # "both X and Y", "between X and Y": two things inside one claim
-    for term in answer.terms:
+    for k, term in enumerate(answer.terms):
         if previous_end is not None:
             gap = answer.text[previous_end : term.start]
             if any(c in _HARD_BREAK for c in gap) or _LINE_BREAK.search(gap):
                 current, in_contrast = current + 1, False
-            elif "," in gap and in_contrast:
+            elif "," in gap and (in_contrast or _spliced(answer, k)):
                 current += 1
         previous_end = term.end
         if term.surface in CONTRAST_WORDS:
@@ -301,6 +306,23 @@ def _clauses(answer: Analysis) -> tuple[int, ...]:
         if term.content:
             ids.append(current)
     return tuple(ids)
+
+
+def _spliced(answer: Analysis, k: int) -> bool:
+    """Whether the comma before term ``k`` joins two statements, as people join them aloud:
+    "covariate drift is a change in the inputs, concept drift is a change in the relation"
+    says each definition of its own subject. A subject and "is" or "means" follow the comma
+    before any other break; "which is", "so it's" and the like go on with the same statement."""
+    terms = answer.terms
+    if terms[k].surface in _LINKING:
+        return False
+    for j in range(k + 1, min(k + _SUBJECT_REACH + 1, len(terms))):
+        gap = answer.text[terms[j - 1].end : terms[j].start]
+        if "," in gap or any(c in _HARD_BREAK for c in gap):
+            return False
+        if terms[j].surface in _STATES:
+            return True
+    return False
 
 
 def match(claim: Target, answer: Analysis) -> ClaimMatch:
