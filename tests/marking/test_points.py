@@ -225,6 +225,17 @@ def test_less_of_what_a_claim_says_none_of_neither_makes_nor_denies_it() -> None
     assert stated.contradicted
 
 
+def test_a_particle_after_the_object_says_the_direction() -> None:
+    """ "scale the learning rate down" reverses "scale the learning rate up", as the joined
+    "scale down" does: the particle belongs to its verb, whatever object comes between."""
+    claim = "scale the learning rate up with the batch size"
+    assert _said(claim, "scale the learning rate up with the batch size").coverage == 1.0
+    down = _said(claim, "scale the learning rate down with the batch size")
+    assert down.coverage < 1.0 and down.contradiction > 0
+    terms = analyse("combining trees brings the bias down").content_terms()
+    assert "#decrease" in next(t for t in terms if t.surface == "brings").keys
+
+
 def test_two_real_words_are_not_a_misspelling_of_each_other() -> None:
     """ "micro" is one letter from "macro", "context" from "content": both words, so neither is
     the other misspelt. A word form the stemmer keeps apart still is ("noisy" for "noise")."""

@@ -15,8 +15,17 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from viva.marking import framing
-from viva.marking.lexicon import ANTONYMS, CONCEPTS, LIGHT_WORDS, RELATIONAL, SLIPS
-from viva.marking.text import STOPWORDS, Token, tokenize
+from viva.marking.lexicon import (
+    ANTONYMS,
+    CONCEPTS,
+    LIGHT_WORDS,
+    PARTICLE_REACH,
+    PARTICLE_VERBS,
+    PARTICLES,
+    RELATIONAL,
+    SLIPS,
+)
+from viva.marking.text import STOPWORDS, Token, stem, tokenize
 
 # Words that end the reach of a negation: a new clause starts.
 CLAUSE_BREAKS = frozenset(
@@ -176,6 +185,28 @@ def _weight(stems: tuple[str, ...], norms: tuple[str, ...], concepts: frozenset[
     return 1.0
 
 
+def _particle_after(
+    words: list[Token], stems: list[str], i: int, phrases: dict[tuple[str, ...], frozenset[str]]
+) -> frozenset[str]:
+    """The direction a particle a few words after verb ``i`` gives it, its object between:
+    "scale the learning rate up" raises it as "scale up the learning rate" does (joined, the
+    lexicon's phrase already says so). A particle in a phrase of its own ("scale it so the loss
+    goes down") is not the verb's."""
+    if stems[i] not in _PARTICLE_STEMS:
+        return frozenset()
+    for j in range(i + 2, min(len(words), i + PARTICLE_REACH + 2)):
+        if words[j].clause != words[i].clause:
+            break
+        if words[j].norm in PARTICLES:
+            if (stems[j - 1], stems[j]) in phrases:
+                break
+            return frozenset([PARTICLES[words[j].norm]])
+    return frozenset()
+
+
+_PARTICLE_STEMS = frozenset(stem(v) for v in PARTICLE_VERBS)
+
+
 @functools.lru_cache(maxsize=4096)
 def analyse(text: str) -> Analysis:
     """Terms of ``text`` with concepts, antonyms and negation scopes resolved."""
@@ -192,6 +223,8 @@ def analyse(text: str) -> Analysis:
             if found is not None:
                 size, concepts = n, found
                 break
+        if size == 1 and not concepts:
+            concepts = _particle_after(words, stems, i, phrases)
         concepts = frozenset("#" + c for c in concepts)
         span = words[i : i + size]
         part_stems = tuple(stems[i : i + size])
