@@ -70,3 +70,10 @@ def test_no_denies_the_noun_not_where_it_comes_from() -> None:
     assert denied("without padding in the batch") == ["padding"]
     assert denied("no sign of overfitting") == ["sign", "overfitting"]
     assert denied("there is no need to scale the loss") == ["need", "scale", "loss"]
+
+
+def test_a_word_inside_a_term_is_no_lesson() -> None:
+    """ "Learned" ends a story with its lesson; the "learn" in "learning rate" is not one."""
+    assert "#lesson" in analyse("what I learned").content_terms()[0].keys
+    rate = analyse("I tuned the learning rate").content_terms()
+    assert not any("#lesson" in t.keys or any("#lesson" in p for p in t.parts) for t in rate)

@@ -331,6 +331,10 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("independent", "dependent"),
 )
 
+# Concepts a word carries only on its own: "learned" ends a story with its lesson, but the
+# "learn" in "learning rate" or "machine learning" is no lesson.
+WHOLE_WORD_ONLY = frozenset({"lesson"})
+
 # Concepts about direction or relation: their phrases ("at the same time") do not also
 # match on their parts ("time"), which would mean something else.
 RELATIONAL = frozenset(

@@ -24,6 +24,7 @@ from viva.marking.lexicon import (
     PARTICLES,
     RELATIONAL,
     SLIPS,
+    WHOLE_WORD_ONLY,
 )
 from viva.marking.text import STOPWORDS, Token, stem, tokenize
 
@@ -232,12 +233,12 @@ def analyse(text: str) -> Analysis:
         if size > 1 and not any(c[1:] in RELATIONAL for c in concepts):
             for s in part_stems:
                 if s not in STOPWORDS:
-                    keys |= {"#" + c for c in phrases.get((s,), frozenset())}
+                    keys |= {"#" + c for c in phrases.get((s,), frozenset()) if c not in WHOLE_WORD_ONLY}
         if size > 1:
             keys -= STOPWORDS | LIGHT_WORDS
         core = frozenset(keys) if size == 1 else frozenset(concepts | {" ".join(part_stems)})
         parts = tuple(
-            frozenset({s} | {"#" + c for c in phrases.get((s,), frozenset())})
+            frozenset({s} | {"#" + c for c in phrases.get((s,), frozenset()) if c not in WHOLE_WORD_ONLY})
             for s in part_stems
             if size > 1 and s not in STOPWORDS and s not in LIGHT_WORDS
         )
