@@ -425,6 +425,12 @@ def _point_option(point: str, choices: frozenset[str]) -> frozenset[str]:
     return picks[0][1].words & choices
 
 
+def _own_pick(point: str, prompt: str) -> frozenset[str]:
+    """The words of the option ``point`` picks among those ``prompt`` offers; empty if none."""
+    choices = choice_keys(prompt)
+    return _point_option(point, choices) if choices else frozenset()
+
+
 def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple[int, int], ...]] | None:
     """Whether the answer picks the option ``point`` picks (True) or only another one (False),
     with the words that say so; None when the point is no pick or the answer names no pick.
@@ -434,10 +440,10 @@ def picked(point: str, prompt: str, answer: Analysis) -> tuple[bool, tuple[tuple
     opening "L2, because ...", :func:`_opening_pick`) voids it, however much the answer then
     says about L1.
     """
-    choices = choice_keys(prompt)
-    own = _point_option(point, choices) if choices else frozenset()
+    own = _own_pick(point, prompt)
     if not own:
         return None
+    choices = choice_keys(prompt)
     picks = _picks(answer, choices) + _opening_pick(answer, choices)
     same = [(at, o) for at, o in picks if o.words & own]
     other = [(at, o) for at, o in picks if not o.words & own]
@@ -450,8 +456,7 @@ def unnamed_pick(point: str, prompt: str, answer: Analysis) -> bool:
     """Whether ``point`` picks an option (:func:`picked`) that the answer never names: "a single
     GPU, low traffic, vLLM is great" repeats the conditions of "Pick the dense model for a single
     GPU at low traffic", all of them the question's words, without choosing anything."""
-    choices = choice_keys(prompt)
-    own = _point_option(point, choices) if choices else frozenset()
+    own = _own_pick(point, prompt)
     return bool(own) and not any(t.words & own for t in answer.content_terms())
 
 
