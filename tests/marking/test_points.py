@@ -234,6 +234,8 @@ def test_a_particle_after_the_object_says_the_direction() -> None:
     assert down.coverage < 1.0 and down.contradiction > 0
     terms = analyse("combining trees brings the bias down").content_terms()
     assert "#decrease" in next(t for t in terms if t.surface == "brings").keys
+    for said in ("turn the learning rate down", "turn down the learning rate"):  # either order
+        assert "#decrease" in analyse(said).content_terms()[0].keys, said
 
 
 def test_two_real_words_are_not_a_misspelling_of_each_other() -> None:

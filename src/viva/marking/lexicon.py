@@ -371,8 +371,8 @@ RELATIONAL = frozenset(
 # Relational concepts that only say which way something goes: alone, with
 # nothing they are said of, they are no evidence for a claim (see points.match).
 DIRECTIONS = frozenset({"fast", "slow", "increase", "decrease", "high", "low"})
-# Verbs whose particle says the direction even when their object comes between: "scale the
-# learning rate up", "bring the loss down" (joined, "scale up" is a phrase of its own).
+# Verbs whose particle says the direction, joined or with their object between: "turn down
+# the learning rate", "bring the loss down" (the joined forms listed above are phrases).
 PARTICLE_VERBS = frozenset({"scale", "ramp", "turn", "bring", "dial", "crank", "drive", "push"})
 PARTICLES = {"up": "increase", "down": "decrease"}
 PARTICLE_REACH = 4  # words of object a particle may follow its verb by

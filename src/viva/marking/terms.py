@@ -189,13 +189,13 @@ def _weight(stems: tuple[str, ...], norms: tuple[str, ...], concepts: frozenset[
 def _particle_after(
     words: list[Token], stems: list[str], i: int, phrases: dict[tuple[str, ...], frozenset[str]]
 ) -> frozenset[str]:
-    """The direction a particle a few words after verb ``i`` gives it, its object between:
-    "scale the learning rate up" raises it as "scale up the learning rate" does (joined, the
-    lexicon's phrase already says so). A particle in a phrase of its own ("scale it so the loss
-    goes down") is not the verb's."""
+    """The direction a particle right after verb ``i``, or a few words after it, gives it:
+    "turn the learning rate down" and "turn down the learning rate" both lower it (where the
+    lexicon lists the joined form, "scale up", that phrase is found first). A particle in a
+    phrase of its own ("scale it so the loss goes down") is not the verb's."""
     if stems[i] not in _PARTICLE_STEMS:
         return frozenset()
-    for j in range(i + 2, min(len(words), i + PARTICLE_REACH + 2)):
+    for j in range(i + 1, min(len(words), i + PARTICLE_REACH + 2)):
         if words[j].clause != words[i].clause:
             break
         if words[j].norm in PARTICLES:
