@@ -40,6 +40,7 @@ ALL_SETS = (
     "dev-contrast",
     "dev-framed",
     "dev-offtopic",
+    "dev-wide",
 )
 
 
