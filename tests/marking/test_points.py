@@ -270,3 +270,15 @@ def test_a_phrasing_whose_only_content_word_is_a_number_is_said_word_for_word() 
     claims = [target("one after another", NONE, accept=True)]
     assert mark_claims(claims, analyse("the trees are built one after another")).status == "covered"
     assert mark_claims(claims, analyse("weak learners combined into a strong one")).status == "missed"
+
+
+def test_a_denied_effect_does_not_deny_what_it_acts_on() -> None:
+    """ "The extension didn't degrade short-context quality" denies the harm, not the quality: it
+    says what the phrasing "short-context quality" says. A claim that names the harm itself is
+    still reversed by its denial, and a denial that reaches the words first still denies them."""
+    quality = target("short context quality", NONE)
+    said = match(quality, analyse("I'd confirm the extension didn't degrade short-context quality"))
+    assert said.coverage >= 0.99 and not said.contradicted
+    harm = target("The extension degrades short-context quality.", NONE)
+    assert match(harm, analyse("The extension didn't degrade short-context quality.")).contradicted
+    assert match(quality, analyse("It's not short-context quality that matters here")).contradicted

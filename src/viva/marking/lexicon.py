@@ -371,6 +371,12 @@ RELATIONAL = frozenset(
 # Relational concepts that only say which way something goes: alone, with
 # nothing they are said of, they are no evidence for a claim (see points.match).
 DIRECTIONS = frozenset({"fast", "slow", "increase", "decrease", "high", "low"})
+# Verbs that say something acts on a thing: "didn't degrade short-context quality" denies the
+# harm, not the short-context quality. A negation that reaches one of these first stops at it
+# for claims that do not make the verb themselves (see points.match). Any inflection counts.
+EFFECT_VERBS = frozenset(
+    ["degrade", "hurt", "harm", "worsen", "damage", "affect", "impact", "break", "broke", "broken"]
+)
 # Verbs whose particle says the direction, joined or with their object between: "turn down
 # the learning rate", "bring the loss down" (the joined forms listed above are phrases).
 PARTICLE_VERBS = frozenset({"scale", "ramp", "turn", "bring", "dial", "crank", "drive", "push"})

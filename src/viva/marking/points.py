@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from viva.domain import PointStatus
 from viva.marking.embedding import VOCAB
 from viva.marking.lexicon import DIRECTIONS
-from viva.marking.terms import Analysis, Term, analyse
+from viva.marking.terms import Analysis, Term, analyse, effect_verb
 from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
 
 QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)
@@ -343,6 +343,13 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     # agrees with the answer's negated words as a negated claim does
     absence = any(t.keys & ABSENCE for t in claim.terms)
     claim_negative = absence or any(t.negated for t in claim.terms)
+    # "didn't degrade short-context quality" denies the harm; it says nothing against a claim
+    # about short-context quality that names no such harm itself
+    effect = any(effect_verb(t) for t in claim.terms)
+
+    def negated(p: int) -> bool:
+        return content[p].negated and (effect or not content[p].affected)
+
     clause = clauses(answer) if claim.reach else ()
     reach = claim.reach
     # A direction word ("lowers", "faster") says which way something moves. Found without
@@ -377,7 +384,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
             agree = [
                 p
                 for p in inside
-                if content[p].negated == term.negated
+                if negated(p) == term.negated
                 or (claim_negative and not term.keys & ABSENCE and _negative_near(content, p, absence))
             ]
             if agree:
@@ -393,7 +400,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
                 # the opposite word says the opposite claim, and denied it says this one:
                 # "doesn't need loss scaling" for "loss scaling is unnecessary"
                 opposite = _in(_window(anti, low, high, [], clause, at, reach), of, said)
-                against = [p for p in opposite if content[p].negated == term.negated]
+                against = [p for p in opposite if negated(p) == term.negated]
                 if against:
                     contradicted += term.weight
                 elif opposite:

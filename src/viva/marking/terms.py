@@ -18,6 +18,7 @@ from viva.marking import framing
 from viva.marking.lexicon import (
     ANTONYMS,
     CONCEPTS,
+    EFFECT_VERBS,
     LIGHT_WORDS,
     PARTICLE_REACH,
     PARTICLE_VERBS,
@@ -93,6 +94,8 @@ class Term:
     brk: bool = False
     core: frozenset[str] = frozenset()  # keys that match the whole term, not just one of its words
     parts: tuple[frozenset[str], ...] = ()  # a phrase's words (each with its keys); empty for one word
+    # negated only as what a denied effect verb acts on: "quality" in "didn't degrade quality"
+    affected: bool = False
 
     @property
     def content(self) -> bool:
@@ -206,6 +209,12 @@ def _particle_after(
 
 
 _PARTICLE_STEMS = frozenset(stem(v) for v in PARTICLE_VERBS)
+_EFFECT_STEMS = frozenset(stem(v) for v in EFFECT_VERBS)
+
+
+def effect_verb(term: Term) -> bool:
+    """Whether ``term`` says something acts on a thing (:data:`EFFECT_VERBS`): "degraded"."""
+    return term.stem in _EFFECT_STEMS
 
 
 @functools.lru_cache(maxsize=4096)
@@ -345,6 +354,7 @@ def _object_pronoun(terms: list[Term], j: int, text: str) -> bool:
 def _with_negation(terms: list[Term], text: str) -> list[Term]:
     """Flip ``negated`` on the content terms each negation reaches (see :data:`NEGATION_REACH`)."""
     flips = [False] * len(terms)
+    affected = [False] * len(terms)
     for i, term in enumerate(terms):
         starts = term.negator or (
             term.stem in {"instead", "rather"} and i + 1 < len(terms) and terms[i + 1].stem in {"of", "than"}
@@ -352,6 +362,7 @@ def _with_negation(terms: list[Term], text: str) -> list[Term]:
         if not starts:
             continue
         reached = 0
+        effect = False
         for j in range(i + 1, len(terms)):
             other = terms[j]
             if other.negator or other.clause != term.clause:
@@ -362,7 +373,9 @@ def _with_negation(terms: list[Term], text: str) -> list[Term]:
                 break  # "no autocorrelation from time series" denies the autocorrelation only
             if other.content:
                 flips[j] = not flips[j]
+                affected[j] = effect
+                effect = effect or (not reached and effect_verb(other))
                 reached += 1
                 if reached >= NEGATION_REACH:
                     break
-    return [replace(t, negated=True) if flips[i] else t for i, t in enumerate(terms)]
+    return [replace(t, negated=True, affected=affected[i]) if flips[i] else t for i, t in enumerate(terms)]
