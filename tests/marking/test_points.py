@@ -282,3 +282,25 @@ def test_a_denied_effect_does_not_deny_what_it_acts_on() -> None:
     harm = target("The extension degrades short-context quality.", NONE)
     assert match(harm, analyse("The extension didn't degrade short-context quality.")).contradicted
     assert match(quality, analyse("It's not short-context quality that matters here")).contradicted
+
+
+def test_an_opposite_said_anywhere_and_the_claim_nowhere_is_a_contradiction() -> None:
+    """The best-matching window must not hide the answer's own words: "for decode that's an
+    advantage" matches "decode" cleanly, but the answer says decode is compute-bound and never
+    that it is memory-bound. Saying the claim's way anywhere keeps it, and a direction word
+    ("drops") is not read against the claim outside its window: it may be said of another
+    quantity (tokens per second falls as time per token rises)."""
+    claim = target("Decode is memory-bound.", NONE)
+    wrong = (
+        "For decode that's an advantage: more headroom for compute. Since decode is compute-bound "
+        "on the attention matmuls, extra FLOPs give faster token generation."
+    )
+    assert match(claim, analyse(wrong)).contradicted
+    right = wrong + " Sorry, no: decode is memory-bound."
+    assert not match(claim, analyse(right)).contradicted
+    rises = target("Each step reads more KV cache and does more work, so every user's TPOT rises.", NONE)
+    inverse = (
+        "Bigger batches share each weight read, so every user's TPOT barely moves at first. "
+        "Aggregate throughput climbs while each user drops to maybe 50 tokens per second."
+    )
+    assert match(rises, analyse(inverse)).contradiction == 0

@@ -362,12 +362,17 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     order = sorted(range(len(claim.terms)), key=lambda k: not about[k])
     of = clauses(answer) if needs_subject and not all(about) else ()
     best: tuple[float, float, float, list[int]] = (-1e9, 0.0, 0.0, [])
+    agreed: set[int] = set()  # claim words the answer says the claim's way somewhere
+    # windows that state the opposite of some claim words, with those words: "for decode that's
+    # an advantage ... since decode is compute-bound" must not escape through its first "decode"
+    denials: dict[int, int] = {}  # claim word -> where the answer states its opposite
     for anchor in anchors:
         low, high = (anchor - width, anchor + width) if claim.tight else (anchor - width // 2, anchor + width)
         at = clause[anchor] if clause else -1
         matched = contradicted = 0.0  # contradicted is counted at full weight, see below
         subject: list[int] = []  # where the words the claim is about were found
         used: list[int] = []
+        denied: dict[int, int] = {}
         for k in order:
             term, weight, is_about, (hits, parts, anti) = claim.terms[k], claim.weights[k], about[k], found[k]
             said = {of[p] for p in subject} if of and not is_about else None
@@ -391,6 +396,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
                 matched += share * weight
                 used.append(min(agree, key=lambda p: abs(p - anchor)))
                 used.extend(extra)
+                agreed.add(k)
             elif inside and term.negated and all(_lessened(content, p) for p in inside):
                 pass  # "reduces reads of HBM" for "never goes to HBM": less, not none, nor more
             elif inside:
@@ -403,18 +409,32 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
                 against = [p for p in opposite if negated(p) == term.negated]
                 if against:
                     contradicted += term.weight
+                    if is_about:  # a direction is said of some quantity, not always this one
+                        denied[k] = against[0]
                 elif opposite:
                     matched += weight
                     used.append(opposite[0])
+                    agreed.add(k)
             if is_about:
                 subject.extend(used[before:])
         if needs_subject and not subject:
             matched = contradicted = 0.0
             used = []
+            denied = {}
         value = matched - 1.5 * contradicted
         if value > best[0] + 1e-9:
             best = (value, matched, contradicted, used)
+        if matched > 0:
+            denials.update(denied)
+    # A claim word whose opposite the answer states in one place ("compute-bound" for
+    # "memory-bound"), and which it never says the claim's way anywhere, is denied, however well
+    # another window matches the rest of the claim. (A negation read in a window is not enough:
+    # "items the old system never showed" is no denial of "labels exist for what it showed".)
     _, matched, contradicted, used = best
+    denied_only = {k: p for k, p in denials.items() if k not in agreed}
+    if not contradicted and denied_only:
+        contradicted = sum(claim.terms[k].weight for k in denied_only)
+        used = [*used, *denied_only.values()]
     spans = _merge([(content[p].start, content[p].end) for p in sorted(set(used))], answer.text)
     # A question's own words are demoted for coverage (repeating "memory-bound" from "is it
     # compute-bound or memory-bound?" is no evidence), but not for contradiction: answering
