@@ -178,3 +178,14 @@ def test_definitions_joined_by_a_comma_are_two_statements() -> None:
         "the relation between inputs and label."
     )
     assert sorted(_ids(question, wrong)) == ["swapped-covariate", "swapped-drift"]
+
+
+def test_one_for_each_needs_a_word_that_hands_out() -> None:
+    """ "One vector for each sense" hands a vector to every sense. "Its senses get blended into
+    one vector" has the words and the opposite relation; "a separate vector per sense" has the
+    relation in other words."""
+    question = load_bank(CONTENT)[0].question("nlp-basics/context-in-training-only")
+    right = "There's a single row for 'bank', so its senses get blended into one vector."
+    assert _ids(question, right) == []
+    assert _ids(question, "It keeps one vector for each sense of the word.") == ["one-per-sense"]
+    assert _ids(question, "Word2vec learns a separate vector per sense.") == ["one-per-sense"]

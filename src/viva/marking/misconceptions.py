@@ -11,7 +11,10 @@ stated by saying it: an answer that gives its own figures and none of the miscon
 ("63 percent of requests are slow" against "1 % of requests are slow") does not state it.
 An accepted phrasing of one word names a thing and states nothing (:func:`states_a_claim`), and
 a comparison the other way round states nothing either: "FP16 is more accurate than BF16" has
-every word of "BF16 is more accurate" (:func:`_compared_against`).
+every word of "BF16 is more accurate" (:func:`_compared_against`). A claim that hands one thing
+to each of many ("one vector for each sense") is stated only where the answer also says "each",
+"per" or the like: "its senses get blended into one vector" has its words and the opposite
+relation (:func:`_distributive_unsaid`).
 """
 
 from __future__ import annotations
@@ -109,6 +112,26 @@ _THAN = re.compile(
 )
 
 
+_DISTRIBUTIVE = frozenset(["each", "every", "per", "separate", "separately", "own", "individual"])
+_DISTRIBUTIVE_REACH = 20  # characters either side of the matched words: "a vector of its own"
+
+
+def _distributive_unsaid(claim: Target, answer: Analysis, found: ClaimMatch) -> bool:
+    """Whether the claim hands out one thing to each of many ("one vector for each sense")
+    and the words that matched it say no such thing: "its senses get blended into one vector"
+    has "one", "vector" and "senses" but the opposite relation."""
+    if not _DISTRIBUTIVE.intersection(t.norm for t in analyse(claim.text).tokens):
+        return False
+    if not found.evidence:
+        return True
+    start, end = found.evidence[0][0], found.evidence[-1][1]
+    return not any(
+        t.norm in _DISTRIBUTIVE
+        for t in answer.tokens
+        if start - _DISTRIBUTIVE_REACH <= t.start < end + _DISTRIBUTIVE_REACH
+    )
+
+
 def _compared_against(claim: Target, answer: Analysis, found: ClaimMatch) -> bool:
     """Whether the answer compares something else against what a wrong claim is about:
     "FP16 is more accurate than BF16" does not state "BF16 is more accurate (than FP16)",
@@ -170,7 +193,7 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
                 continue
             if not any(t.stem not in correct for t in claim.terms) and found.coverage < ALL_SHARED_AT:
                 continue  # only the arrangement of shared words can make it wrong: need all of them
-            if _compared_against(claim, answer, found):
+            if _compared_against(claim, answer, found) or _distributive_unsaid(claim, answer, found):
                 continue
             if _own_share(claim, answer, correct, found) >= OWN_WORDS_AT:
                 found_all.append(Detection(misconception, found.evidence))
