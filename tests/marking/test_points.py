@@ -1,5 +1,6 @@
 import pytest
 
+from viva.marking.lexical import prompt_keys
 from viva.marking.points import ClaimMatch, clauses, mark_claims, match, target
 from viva.marking.terms import analyse, distinct_concepts
 
@@ -304,3 +305,12 @@ def test_an_opposite_said_anywhere_and_the_claim_nowhere_is_a_contradiction() ->
         "Aggregate throughput climbs while each user drops to maybe 50 tokens per second."
     )
     assert match(rises, analyse(inverse)).contradiction == 0
+
+
+def test_a_word_for_word_phrasing_reads_through_stress() -> None:
+    """ "Independent" is the question's word, so "aren't independent" must be said word for
+    word; "they aren't really independent" says it, "really" only stresses it."""
+    keys = prompt_keys("The analyst computed the variance as if each page view were independent.")
+    phrasing = target("aren't independent", keys, accept=True)
+    assert match(phrasing, analyse("Page views from one user aren't really independent.")).coverage == 1.0
+    assert match(phrasing, analyse("They aren't the unit, and independent they're not.")).coverage == 0.0

@@ -20,6 +20,8 @@ from viva.marking.lexicon import DIRECTIONS
 from viva.marking.terms import Analysis, Term, analyse, effect_verb
 from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
 
+# Words that stress what they stand in and change no claim: read through in word-for-word phrasings.
+INTENSIFIERS = frozenset(["really", "truly", "very", "quite", "totally", "completely", "fully"])
 QUESTION_WORD_WEIGHT = 0.1  # a term the prompt already uses counts this much (chosen by CV)
 LESS = frozenset(["#decrease"])
 ABSENCE = frozenset(["#unneeded", "#missing"])  # concepts that deny what they qualify: "unnecessary", "lost"
@@ -483,14 +485,16 @@ def _idiom(text: str) -> bool:
 
 
 def _literal(claim: Target, answer: Analysis) -> ClaimMatch:
-    """Phrasings made of small words ("they're the same thing") must appear word for word.
+    """Phrasings made of small words ("they're the same thing") must appear word for word,
+    though the answer may stress them ("they aren't really independent" says "aren't
+    independent", :data:`INTENSIFIERS`).
 
     Polarity still counts: "it is not memory-bound" says the phrasing "memory-bound" word
     for word but denies it, so a negation in force over the words (and absent from the
     claim) makes the match a contradiction.
     """
     wanted = [t.norm for t in analyse(claim.text).tokens if not t.filler]
-    said = [t for t in answer.tokens if not t.filler]
+    said = [t for t in answer.tokens if not t.filler and (t.norm not in INTENSIFIERS or t.norm in wanted)]
     norms = [t.norm for t in said]
     claim_negated = sum(t.negated for t in analyse(claim.text).content_terms())
     for i in range(len(norms) - len(wanted) + 1):
