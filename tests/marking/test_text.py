@@ -79,3 +79,14 @@ def test_a_typed_formula_meets_the_spoken_point() -> None:
 def test_a_line_break_inside_a_sentence_keeps_the_clause() -> None:
     tokens = tokenize("it won't\nhold for new patients\n\nnext")
     assert tokens[0].clause == tokens[3].clause != tokens[-1].clause
+
+
+def test_a_spoken_decimal_is_one_number() -> None:
+    """A transcript says "point oh nine" for 0.09; "at that point two things happen" has no
+    decimal in it, and "oh" outside a decimal is a word."""
+    norms = [t.norm for t in tokenize("roughly point oh nine, one point five and zero point two four")]
+    assert norms == ["roughly", "0.09", "1.5", "and", "0.24"]
+    assert [t.norm for t in tokenize("at that point two things happen, oh no")][2:4] == ["point", "2"]
+    row = target("The row comes out as 0.09, 0.24 and 0.67.", frozenset())
+    spoken = "you get roughly point oh nine, point two four five, point six six five"
+    assert match(row, analyse(spoken)).coverage >= 0.6  # each figure said; "row", "comes" not

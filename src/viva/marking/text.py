@@ -162,6 +162,57 @@ def _number_run(words: list[Word], i: int) -> tuple[int, int] | None:
     return current, used
 
 
+# Spoken decimals: "point oh nine" is 0.09. "Oh" is a digit only there; "point" starts a
+# number only after a number or where no article makes it a noun ("at that point two ...").
+_DIGIT_WORDS = {**{w: v for w, v in _UNITS.items() if v < 10}, "oh": 0}
+_NOT_BEFORE_POINT = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "that",
+        "this",
+        "each",
+        "every",
+        "one",
+        "some",
+        "any",
+        "which",
+        "another",
+        "other",
+        "same",
+        "my",
+        "your",
+        "our",
+        "their",
+        "its",
+        "his",
+        "her",
+        "first",
+        "second",
+        "third",
+        "next",
+        "last",
+        "main",
+        "key",
+        "whole",
+    ]
+)
+
+
+def _decimals(words: list[Word], i: int) -> tuple[str, int] | None:
+    """The digits said after "point" at ``i`` ("point two four five" -> "245") and the count of
+    words used, or None."""
+    if i >= len(words) or words[i][0] != "point":
+        return None
+    digits = ""
+    for word, *_, clause in words[i + 1 :]:
+        if word not in _DIGIT_WORDS or clause != words[i][4]:
+            break
+        digits += str(_DIGIT_WORDS[word])
+    return (digits, 1 + len(digits)) if digits else None
+
+
 def tokenize(text: str) -> list[Token]:
     """Tokens of ``text`` in order, with numbers as digits and fillers marked."""
     words = _raw_words(text)
@@ -169,12 +220,21 @@ def tokenize(text: str) -> list[Token]:
     i = 0
     while i < len(words):
         word, start, end, sentence, clause = words[i]
-        if word in _UNITS:
-            parsed = _number_run(words, i)
+        if word in _UNITS or (word == "point" and (i == 0 or words[i - 1][0] not in _NOT_BEFORE_POINT)):
+            parsed = _number_run(words, i) if word != "point" else (0, 0)
             if parsed is not None:
                 value, used = parsed
+                fraction = _decimals(words, i + used)
+                if fraction is not None:
+                    norm = f"{value}.{fraction[0]}"
+                    used += fraction[1]
+                elif not used:
+                    tokens.append(Token(word, stem(word), start, end, False, sentence, clause))
+                    i += 1
+                    continue
+                else:
+                    norm = str(value)
                 last = words[i + used - 1]
-                norm = str(value)
                 tokens.append(Token(norm, norm, start, last[2], sentence=sentence, clause=clause))
                 i += used
                 continue
