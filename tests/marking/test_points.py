@@ -314,3 +314,11 @@ def test_a_word_for_word_phrasing_reads_through_stress() -> None:
     phrasing = target("aren't independent", keys, accept=True)
     assert match(phrasing, analyse("Page views from one user aren't really independent.")).coverage == 1.0
     assert match(phrasing, analyse("They aren't the unit, and independent they're not.")).coverage == 0.0
+
+
+def test_a_phrasing_that_says_when_needs_its_order_word() -> None:
+    """ "After the churn" says when the feature exists; "churn" alone, which every answer to
+    the question says, does not."""
+    phrasing = target("after the churn", NONE, accept=True)
+    assert match(phrasing, analyse("Customers who close accounts are the ones who churn.")).coverage == 0
+    assert match(phrasing, analyse("The date is only filled in after they churned.")).coverage == 1.0

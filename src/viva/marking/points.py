@@ -332,7 +332,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     total = claim.total
     if claim.accept and (total < 1.0 or _idiom(claim.text)):
         return _literal(claim, answer)
-    if total <= 0 or not answer.content:
+    if total <= 0 or not answer.content or (claim.accept and not _in_order(claim.text, answer)):
         return NO_MATCH
     content = answer.content_terms()
     found = [_positions(t, answer) for t in claim.terms]
@@ -482,6 +482,37 @@ def _idiom(text: str) -> bool:
     words = [t for t in analyse(text).tokens if not t.filler]
     content = analyse(text).content_terms()
     return len(words) >= 3 and len(content) == 1 and number_value(content[0].surface) is not None
+
+
+# Words that put a phrasing's one content word in time: "after the churn" says when, and
+# "churn" alone says nothing of it.
+_ORDER_WORDS = frozenset(["after", "before", "until", "during"])
+_ORDER_REACH = 3  # words an order word may stand before what it places
+
+
+@functools.lru_cache(maxsize=4096)
+def _order_of(text: str) -> tuple[str, str] | None:
+    """(order word, stem) for a phrasing whose only content word follows an order word."""
+    content = analyse(text).content_terms()
+    if len(content) != 1:
+        return None
+    before = [t.norm for t in analyse(text).tokens if t.end <= content[0].start]
+    found = [w for w in before if w in _ORDER_WORDS]
+    return (found[-1], content[0].stem) if found else None
+
+
+def _in_order(text: str, answer: Analysis) -> bool:
+    """Whether the answer says a phrasing's order word before its content word, when the
+    phrasing has one ("after the churn" in "once the customer has churned" is not said)."""
+    order = _order_of(text)
+    if order is None:
+        return True
+    word, stem_ = order
+    tokens = [t for t in answer.tokens if not t.filler]
+    return any(
+        t.norm == word and any(u.stem == stem_ for u in tokens[i + 1 : i + 2 + _ORDER_REACH])
+        for i, t in enumerate(tokens)
+    )
 
 
 def _literal(claim: Target, answer: Analysis) -> ClaimMatch:
