@@ -220,20 +220,14 @@ def tokenize(text: str) -> list[Token]:
     i = 0
     while i < len(words):
         word, start, end, sentence, clause = words[i]
-        if word in _UNITS or (word == "point" and (i == 0 or words[i - 1][0] not in _NOT_BEFORE_POINT)):
-            parsed = _number_run(words, i) if word != "point" else (0, 0)
-            if parsed is not None:
-                value, used = parsed
-                fraction = _decimals(words, i + used)
-                if fraction is not None:
-                    norm = f"{value}.{fraction[0]}"
-                    used += fraction[1]
-                elif not used:
-                    tokens.append(Token(word, stem(word), start, end, False, sentence, clause))
-                    i += 1
-                    continue
-                else:
-                    norm = str(value)
+        bare_point = word == "point" and (i == 0 or words[i - 1][0] not in _NOT_BEFORE_POINT)
+        number = _number_run(words, i) if word in _UNITS else (0, 0) if bare_point else None
+        if number is not None:
+            value, used = number
+            fraction = _decimals(words, i + used)
+            if fraction is not None or used:
+                norm = f"{value}.{fraction[0]}" if fraction else str(value)
+                used += fraction[1] if fraction else 0
                 last = words[i + used - 1]
                 tokens.append(Token(norm, norm, start, last[2], sentence=sentence, clause=clause))
                 i += used
