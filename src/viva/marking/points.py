@@ -493,10 +493,11 @@ _ORDER_REACH = 3  # words an order word may stand before what it places
 @functools.lru_cache(maxsize=4096)
 def _order_of(text: str) -> tuple[str, str] | None:
     """(order word, stem) for a phrasing whose only content word follows an order word."""
-    content = analyse(text).content_terms()
+    analysis = analyse(text)
+    content = analysis.content_terms()
     if len(content) != 1:
         return None
-    before = [t.norm for t in analyse(text).tokens if t.end <= content[0].start]
+    before = [t.norm for t in analysis.tokens if t.end <= content[0].start]
     found = [w for w in before if w in _ORDER_WORDS]
     return (found[-1], content[0].stem) if found else None
 

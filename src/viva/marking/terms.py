@@ -239,17 +239,22 @@ def analyse(text: str) -> Analysis:
         span = words[i : i + size]
         part_stems = tuple(stems[i : i + size])
         keys = set(part_stems) | concepts
-        if size > 1 and not any(c[1:] in RELATIONAL for c in concepts):
-            for s in part_stems:
-                if s not in STOPWORDS:
-                    keys |= {"#" + c for c in phrases.get((s,), frozenset()) if c not in WHOLE_WORD_ONLY}
+        # the concepts each word of a phrase carries on its own ("lesson" only for a word alone)
+        part_concepts = {
+            s: frozenset("#" + c for c in phrases.get((s,), frozenset()) if c not in WHOLE_WORD_ONLY)
+            for s in part_stems
+            if size > 1 and s not in STOPWORDS
+        }
+        if not any(c[1:] in RELATIONAL for c in concepts):
+            for found_concepts in part_concepts.values():
+                keys |= found_concepts
         if size > 1:
             keys -= STOPWORDS | LIGHT_WORDS
         core = frozenset(keys) if size == 1 else frozenset(concepts | {" ".join(part_stems)})
         parts = tuple(
-            frozenset({s} | {"#" + c for c in phrases.get((s,), frozenset()) if c not in WHOLE_WORD_ONLY})
+            frozenset({s} | part_concepts[s])
             for s in part_stems
-            if size > 1 and s not in STOPWORDS and s not in LIGHT_WORDS
+            if s in part_concepts and s not in LIGHT_WORDS
         )
         anti = frozenset(a for c in concepts for a in antonyms.get(c, ()))
         norms = tuple(t.norm for t in span)
