@@ -90,6 +90,23 @@ def test_a_figure_aligns_only_with_the_same_figure() -> None:
     assert point_alignment(point, point_text, worded, worded_text, frozenset())[0] > 2 / 3
 
 
+def test_an_option_does_not_align_with_its_rival() -> None:
+    """Hand-made vectors make "median" and "mean" identical, as MiniLM nearly does; they are
+    rival options of one kind (lexicon.RIVALS), so one is no evidence for the other. Another
+    word may still align ("midpoint")."""
+    point_text = "the conditional median"
+    point = _encoded(["conditional", "median"], [[1, 0, 0], [0, 1, 0]], [(4, 15), (16, 22)])
+    rows = [[1, 0, 0], [0, 1, 0]]
+    rival_text = "conditional mean"
+    rival = _encoded(["conditional", "mean"], rows, [(0, 11), (12, 16)])
+    other_text = "conditional midpoint"
+    other = _encoded(["conditional", "midpoint"], rows, [(0, 11), (12, 20)])
+    assert point_alignment(point, point_text, other, other_text, frozenset())[0] == pytest.approx(1.0)
+    recall, spans = point_alignment(point, point_text, rival, rival_text, frozenset())
+    assert recall == pytest.approx(0.5)
+    assert [rival_text[a:b] for a, b in spans] == ["conditional"]
+
+
 def test_hidden_answer_words_align_with_nothing() -> None:
     """Words in a sentence about another option (:func:`viva.marking.relations.own_option_view`)
     are no evidence for this point, however similar."""

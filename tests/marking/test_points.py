@@ -1,7 +1,7 @@
 import pytest
 
 from viva.marking.lexical import prompt_keys
-from viva.marking.points import ClaimMatch, clauses, mark_claims, match, target
+from viva.marking.points import ClaimMatch, claim_credit, clauses, mark_claims, match, target
 from viva.marking.terms import analyse, distinct_concepts
 
 NONE: frozenset[str] = frozenset()
@@ -322,3 +322,26 @@ def test_a_phrasing_that_says_when_needs_its_order_word() -> None:
     phrasing = target("after the churn", NONE, accept=True)
     assert match(phrasing, analyse("Customers who close accounts are the ones who churn.")).coverage == 0
     assert match(phrasing, analyse("The date is only filled in after they churned.")).coverage == 1.0
+
+
+def test_a_rival_option_in_the_claims_place_swaps_it() -> None:
+    """ "Subtract the mean of each row" has every word of "subtract the maximum of each row"
+    but the one that decides it; mean and maximum are rival options of one kind, so the claim is
+    swapped, not four-fifths made. Naming the right option, or the rival only to reject it,
+    keeps the claim; an option the answer names the claim's way elsewhere ("the mean over the
+    batch") is not swapped for a rival that stands nearer ("the row max")."""
+    claim = target("Subtract the maximum logit of each row before exponentiating.", NONE)
+    swapped = match(claim, analyse("Subtract the mean of each row before exponentiating the logits."))
+    assert swapped.swapped and swapped.contradicted
+    assert claim_credit(claim, swapped) == 0.0
+    right = match(claim, analyse("Subtract the largest logit of each row before exponentiating."))
+    assert not right.contradicted and claim_credit(claim, right) == 1.0
+    rejected = match(
+        claim, analyse("Subtract each row's top value, not its mean, before exponentiating logits.")
+    )
+    assert not rejected.contradicted and claim_credit(claim, rejected) == 1.0
+    phrasing = target("mean over the rows", NONE, accept=True)
+    elsewhere = analyse("It subtracts the row max, gathers the targets, and takes the mean over the batch.")
+    assert not match(phrasing, elsewhere).contradicted
+    told = "It subtracts the row max, gathers the targets, and takes the sum over the batch."
+    assert match(phrasing, analyse(told)).contradicted

@@ -38,7 +38,7 @@ from viva.marking.reference import is_reference_only
 from viva.marking.relations import about_others
 from viva.marking.result import Marking
 from viva.marking.semantic import EmbeddingMarker, alignment_recall, piece_weights
-from viva.marking.terms import analyse
+from viva.marking.terms import analyse, rivals_of
 from viva.marking.text import tokenize
 from viva.marking.worked import number_value
 
@@ -104,6 +104,14 @@ def exact_words(text: str, offsets: tuple[tuple[int, int], ...]) -> tuple[str | 
     return tuple(keys)
 
 
+@functools.lru_cache(maxsize=4096)
+def option_words(text: str, offsets: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
+    """Per word piece of ``text``: the option of a kind its word names ("@0.2" for "mean",
+    :data:`viva.marking.lexicon.RIVALS`), else "". Embeddings put "median" next to "mean"."""
+    named = [(t.start, t.end, t.option) for t in analyse(text).terms if t.option]
+    return tuple(next((o for a, b, o in named if a <= start < b), "") for start, _ in offsets)
+
+
 def _may_align(point: str, said: str | None) -> bool:
     """A figure in a point may align with a plain word or the same figure, not another figure."""
     if said is None or point == said:
@@ -117,13 +125,18 @@ def _exact_mask(point: Encoded, point_text: str, answer: Encoded, text: str) -> 
     import numpy as np
 
     wanted = exact_words(point_text, point.offsets)
-    if not any(wanted):
+    options = option_words(point_text, point.offsets)
+    if not any(wanted) and not any(options):
         return None
     said = exact_words(text, answer.offsets)
+    named = option_words(text, answer.offsets)
     mask = np.ones((len(wanted), len(said)), dtype=bool)
-    for i, word in enumerate(wanted):
+    for i, (word, option) in enumerate(zip(wanted, options, strict=True)):
         if word is not None:
             mask[i] = [_may_align(word, other) for other in said]
+        if option:
+            rivals = rivals_of(option)
+            mask[i] &= [other not in rivals for other in named]
     return mask
 
 

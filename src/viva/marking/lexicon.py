@@ -331,6 +331,28 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("independent", "dependent"),
 )
 
+# Rival options of one kind, each as the words that name it (every form: they are matched as
+# said): where a claim names one and the answer, in its place, names another ("subtract the
+# mean" for "subtract the maximum"), the claim is swapped, not made (see points.match); the
+# words of one option stand for each other there. Embeddings put rival words side by side.
+RIVALS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (
+        ("max", "maximum", "largest"),
+        ("min", "minimum", "smallest"),
+        ("mean", "average", "averages", "averaged", "averaging"),
+        ("median", "medians"),
+    ),
+    (("linear", "linearly"), ("quadratic", "quadratically"), ("cubic",), ("logarithmic", "logarithmically")),
+    (("precision",), ("recall", "sensitivity")),
+    (("row", "rows"), ("column", "columns")),
+    (("encoder", "encoders"), ("decoder", "decoders")),
+    (("numerator", "numerators"), ("denominator", "denominators")),
+    (("bias", "biases"), ("variance", "variances")),
+    (("forward",), ("backward", "backprop", "backpropagation")),
+    (("prefill", "prefilling"), ("decode", "decoding", "decodes")),
+    (("gpu", "gpus"), ("cpu", "cpus")),
+)
+
 # Concepts a word carries only on its own: "learned" ends a story with its lesson, but the
 # "learn" in "learning rate" or "machine learning" is no lesson.
 WHOLE_WORD_ONLY = frozenset({"lesson"})

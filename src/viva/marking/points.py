@@ -57,11 +57,12 @@ class ClaimMatch:
     coverage: float  # matched weight / claim weight
     contradiction: float  # contradicted weight / claim weight
     evidence: tuple[tuple[int, int], ...]  # character spans in the answer
+    swapped: bool = False  # a rival option stands where the claim names its own
 
     @property
     def contradicted(self) -> bool:
         addressed = self.coverage + self.contradiction
-        return self.contradiction > 0 and self.contradiction >= CONTRADICTS_AT * addressed
+        return self.contradiction > 0 and (self.swapped or self.contradiction >= CONTRADICTS_AT * addressed)
 
 
 NO_MATCH = ClaimMatch(0.0, 0.0, ())
@@ -217,7 +218,7 @@ def _near(word: str, answer: Analysis) -> list[int]:
     return found  # type: ignore[return-value]  # the memo holds what this function stored
 
 
-Positions = tuple[list[int], list[list[int]], list[int]]
+Positions = tuple[list[int], list[list[int]], list[int], list[int]]
 
 
 def _positions(term: Term, answer: Analysis) -> Positions:
@@ -240,8 +241,11 @@ def _positions(term: Term, answer: Analysis) -> Positions:
         for key in keys:
             found.update(answer.positions.get(key, ()))
         parts.append(sorted(found - hits - anti))
+    rivals: set[int] = set()
+    for key in term.rivals:
+        rivals.update(answer.positions.get(key, ()))
     # "compute-bound" shares the word "bound" with "memory-bound" but says the opposite
-    return sorted(hits - anti), parts, sorted(anti)
+    return sorted(hits - anti), parts, sorted(anti), sorted(rivals - hits)
 
 
 def _window(
@@ -337,7 +341,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     content = answer.content_terms()
     found = [_positions(t, answer) for t in claim.terms]
     _credit_worked_figures(claim, answer, content, found)
-    anchors = sorted({p for hits, parts, _ in found for p in (*hits, *(q for ps in parts for q in ps))})
+    anchors = sorted({p for hits, parts, *_ in found for p in (*hits, *(q for ps in parts for q in ps))})
     if not anchors:
         return NO_MATCH
     width = claim.width
@@ -352,6 +356,13 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     def negated(p: int) -> bool:
         return content[p].negated and (effect or not content[p].affected)
 
+    # an option the claim names which the answer names the claim's way somewhere ("the mean over
+    # the batch") is not swapped for a rival that stands nearer ("the row max")
+    named = [
+        any(negated(p) == t.negated for p in answer.positions.get(t.option, ())) if t.option else True
+        for t in claim.terms
+    ]
+
     clause = clauses(answer) if claim.reach else ()
     reach = claim.reach
     # A direction word ("lowers", "faster") says which way something moves. Found without
@@ -363,7 +374,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     needs_subject = any(w > 0 for w, a in zip(claim.weights, about, strict=True) if a)
     order = sorted(range(len(claim.terms)), key=lambda k: not about[k])
     of = clauses(answer) if needs_subject and not all(about) else ()
-    best: tuple[float, float, float, list[int]] = (-1e9, 0.0, 0.0, [])
+    best: tuple[float, float, float, list[int], bool] = (-1e9, 0.0, 0.0, [], False)
     agreed: set[int] = set()  # claim words the answer says the claim's way somewhere
     # windows that state the opposite of some claim words, with those words: "for decode that's
     # an advantage ... since decode is compute-bound" must not escape through its first "decode"
@@ -372,11 +383,17 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
         low, high = (anchor - width, anchor + width) if claim.tight else (anchor - width // 2, anchor + width)
         at = clause[anchor] if clause else -1
         matched = contradicted = 0.0  # contradicted is counted at full weight, see below
+        swapped = False  # a rival option named where the claim names its own
         subject: list[int] = []  # where the words the claim is about were found
         used: list[int] = []
         denied: dict[int, int] = {}
         for k in order:
-            term, weight, is_about, (hits, parts, anti) = claim.terms[k], claim.weights[k], about[k], found[k]
+            term, weight, is_about, (hits, parts, anti, rivals) = (
+                claim.terms[k],
+                claim.weights[k],
+                about[k],
+                found[k],
+            )
             said = {of[p] for p in subject} if of and not is_about else None
             before = len(used)
             share = 1.0
@@ -417,22 +434,31 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
                     matched += weight
                     used.append(opposite[0])
                     agreed.add(k)
+                else:
+                    # "subtract the mean" for "subtract the maximum": another option of its kind
+                    rival = _in(_window(rivals, low, high, used, clause, at, reach), of, said)
+                    instead = [p for p in rival if negated(p) == term.negated]
+                    if instead and not named[k]:
+                        contradicted += term.weight
+                        swapped = True
+                        used.append(instead[0])
             if is_about:
                 subject.extend(used[before:])
         if needs_subject and not subject:
             matched = contradicted = 0.0
             used = []
             denied = {}
+            swapped = False
         value = matched - 1.5 * contradicted
         if value > best[0] + 1e-9:
-            best = (value, matched, contradicted, used)
+            best = (value, matched, contradicted, used, swapped)
         if matched > 0:
             denials.update(denied)
     # A claim word whose opposite the answer states in one place ("compute-bound" for
     # "memory-bound"), and which it never says the claim's way anywhere, is denied, however well
     # another window matches the rest of the claim. (A negation read in a window is not enough:
     # "items the old system never showed" is no denial of "labels exist for what it showed".)
-    _, matched, contradicted, used = best
+    _, matched, contradicted, used, swapped = best
     denied_only = {k: p for k, p in denials.items() if k not in agreed}
     if not contradicted and denied_only:
         contradicted = sum(claim.terms[k].weight for k in denied_only)
@@ -442,7 +468,7 @@ def match(claim: Target, answer: Analysis) -> ClaimMatch:
     # compute-bound or memory-bound?" is no evidence), but not for contradiction: answering
     # that question with the other option is exactly the wrong claim.
     raw_total = sum(t.weight for t in claim.terms)
-    return ClaimMatch(min(1.0, matched / total), min(1.0, contradicted / raw_total), spans)
+    return ClaimMatch(min(1.0, matched / total), min(1.0, contradicted / raw_total), spans, swapped)
 
 
 def _in(positions: list[int], of: tuple[int, ...], said: set[int] | None) -> list[int]:
@@ -466,13 +492,13 @@ def _credit_worked_figures(
     if not worked:
         return
     for i, term in enumerate(claim.terms):
-        hits, parts, anti = found[i]
+        hits, parts, anti, rivals = found[i]
         if hits or number_value(term.surface) is None:
             continue
         unit = unit_after(claim.terms, i)
         results = [r for r in worked if unit and unit & unit_after(content, r)]
         if results:
-            found[i] = (results, parts, anti)
+            found[i] = (results, parts, anti, rivals)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -24,6 +24,7 @@ from viva.marking.lexicon import (
     PARTICLE_VERBS,
     PARTICLES,
     RELATIONAL,
+    RIVALS,
     SLIPS,
     WHOLE_WORD_ONLY,
 )
@@ -96,6 +97,13 @@ class Term:
     parts: tuple[frozenset[str], ...] = ()  # a phrase's words (each with its keys); empty for one word
     # negated only as what a denied effect verb acts on: "quality" in "didn't degrade quality"
     affected: bool = False
+    # which option of a kind it names (lexicon.RIVALS), as "@group.option"; else empty
+    option: str = ""
+
+    @property
+    def rivals(self) -> frozenset[str]:
+        """The other options of its kind: "@0.2" (mean) for "max" ("@0.0")."""
+        return rivals_of(self.option)
 
     @property
     def content(self) -> bool:
@@ -174,6 +182,24 @@ def _lexicon() -> tuple[dict[tuple[str, ...], frozenset[str]], int, dict[str, fr
         longest,
         {k: frozenset(v) for k, v in anti.items()},
     )
+
+
+@functools.cache
+def _options() -> dict[str, str]:
+    """A word naming an option of a kind (lexicon.RIVALS) -> "@group.option". Words, not
+    stems: "means" is no mean."""
+    return {
+        word: f"@{g}.{o}" for g, group in enumerate(RIVALS) for o, words in enumerate(group) for word in words
+    }
+
+
+@functools.cache
+def rivals_of(option: str) -> frozenset[str]:
+    """The other options of the kind ``option`` ("@group.option") is one of; empty for ""."""
+    if not option:
+        return frozenset()
+    group, own = (int(n) for n in option[1:].split("."))
+    return frozenset(f"@{group}.{o}" for o in range(len(RIVALS[group])) if o != own)
 
 
 def _weight(stems: tuple[str, ...], norms: tuple[str, ...], concepts: frozenset[str]) -> float:
@@ -275,6 +301,7 @@ def analyse(text: str) -> Analysis:
                 brk=size == 1 and norms[0] in CLAUSE_BREAKS,
                 core=core,
                 parts=parts,
+                option=_options().get(norms[0], "") if size == 1 else "",
             )
         )
         i += size
@@ -285,6 +312,8 @@ def analyse(text: str) -> Analysis:
     for rank, i in enumerate(content):
         for key in terms[i].keys:
             positions[key].append(rank)
+        if terms[i].option:
+            positions[terms[i].option].append(rank)
         surfaces[terms[i].surface].append(rank)
     return Analysis(
         text,
