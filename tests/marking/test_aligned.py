@@ -307,3 +307,30 @@ def test_a_claim_the_answer_denies_earns_no_alignment_credit(marker: AlignedBack
     own = marker.mark(question, "PCA finds the directions of maximum variance and drops the rest.")
     assert {p.point_id: p.status for p in own.points}[point] == "covered"
     assert {p.point_id: p.status for p in denied.points}[point] == "missed"
+
+
+SPAM = Question(
+    topic_id="metrics",
+    section_id="choosing",
+    id="spam",
+    prompt="You're building a filter that moves emails to the spam folder. Which metric would you tune for?",
+    answer="Precision: a real email lost to the spam folder costs more than a spam left in the inbox.",
+    points=(
+        MarkingPoint("precision", "Favour precision for a spam filter."),
+        MarkingPoint("fp-cost", "A false positive hides a real email, which costs more than a missed spam."),
+    ),
+)
+
+
+def test_a_point_whose_option_the_answer_swaps_earns_no_alignment_credit(marker: AlignedBackend) -> None:
+    """ "Prioritise recall on the spam filter" aligns with every word of "favour precision for a
+    spam filter" but the one that decides it; precision and recall are rivals (lexicon.RIVALS),
+    so with recall named and precision never, similarity credits nothing. Rejecting the rival
+    ("not recall") or naming the option keeps it."""
+    swapped = marker.alignments(SPAM, "I'd prioritise recall when tuning the spam filter.")
+    assert swapped[0] == (0.0, ())
+    assert swapped[1][0] > 0  # the other point is aligned as before
+    kept = marker.alignments(SPAM, "I'd prioritise exactness, not recall, when tuning the spam filter.")
+    assert kept[0][0] > 0.5
+    own = marker.alignments(SPAM, "I'd go with precision when tuning the spam filter; recall matters less.")
+    assert own[0][0] > 0.5

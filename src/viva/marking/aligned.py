@@ -14,7 +14,9 @@ the alignment found must be fully covered to count as made, and a point whose wo
 its thing (:func:`viva.marking.labels.names_only`) takes no alignment credit: similarity cannot
 tell which of two named things does what. Nor do the words of a claim the answer reports only to
 deny it ("PCA is often described as X, but ...", :func:`viva.marking.framing.disbelieved`): they
-align with nothing, as they earn nothing from the rules.
+align with nothing, as they earn nothing from the rules. Nor does a point whose option of a
+kind the answer swaps for a rival ("recall" for "favour precision", :func:`rival_named`):
+similarity cannot tell the two apart.
 
 An answer that makes no point in full and states nothing wrong still scores its *gist*, how
 near its words come to the core points, kept below the partial line
@@ -38,7 +40,7 @@ from viva.marking.reference import is_reference_only
 from viva.marking.relations import about_others
 from viva.marking.result import Marking
 from viva.marking.semantic import EmbeddingMarker, alignment_recall, piece_weights
-from viva.marking.terms import analyse, rivals_of
+from viva.marking.terms import Analysis, analyse, rivals_of
 from viva.marking.text import tokenize
 from viva.marking.worked import number_value
 
@@ -110,6 +112,19 @@ def option_words(text: str, offsets: tuple[tuple[int, int], ...]) -> tuple[str, 
     :data:`viva.marking.lexicon.RIVALS`), else "". Embeddings put "median" next to "mean"."""
     named = [(t.start, t.end, t.option) for t in analyse(text).terms if t.option]
     return tuple(next((o for a, b, o in named if a <= start < b), "") for start, _ in offsets)
+
+
+def rival_named(point: str, answer: Analysis) -> bool:
+    """Whether the answer names a rival of an option ``point`` names ("recall" for "favour
+    precision"), not in a negation, and never the option itself. Similarity cannot tell the two
+    apart, so the rest of the point's words ("spam filter") earn it nothing."""
+    content = answer.content_terms()
+    return any(
+        term.option not in answer.positions
+        and any(not content[p].negated for r in term.rivals for p in answer.positions.get(r, ()))
+        for term in analyse(point).terms
+        if term.option
+    )
 
 
 def _may_align(point: str, said: str | None) -> bool:
@@ -213,8 +228,11 @@ class AlignedBackend(EmbeddingMarker):
         prompt = prompt_keys(question.prompt)
         analysis = analyse(answer)
         denied = disbelieved(answer)  # what the answer says is false says nothing for a point
-        found = []
+        found: list[tuple[float, Spans]] = []
         for i, (p, frame) in enumerate(zip(question.points, label_frames(question), strict=True)):
+            if rival_named(p.text, analysis):
+                found.append((0.0, ()))
+                continue
             hidden = tuple(sorted({*about_others(question, i, analysis), *denied}))
             demote = prompt | frame
             found.append(point_alignment(self._cached(p.text), p.text, encoded, answer, demote, hidden))
