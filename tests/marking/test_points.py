@@ -345,3 +345,11 @@ def test_a_rival_option_in_the_claims_place_swaps_it() -> None:
     assert not match(phrasing, elsewhere).contradicted
     told = "It subtracts the row max, gathers the targets, and takes the sum over the batch."
     assert match(phrasing, analyse(told)).contradicted
+
+
+def test_a_false_negative_is_no_false_positive() -> None:
+    """ "False" makes half of "false positive"; positive and negative are rivals, so "a false
+    negative hides a real email" swaps the claim rather than three-quarters making it."""
+    claim = target("A false positive hides a real email.", NONE)
+    assert match(claim, analyse("A false negative hides a real email from the user.")).swapped
+    assert not match(claim, analyse("Each false positive hides a real email from the user.")).contradicted

@@ -351,6 +351,22 @@ RIVALS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("forward",), ("backward", "backprop", "backpropagation")),
     (("prefill", "prefilling"), ("decode", "decoding", "decodes")),
     (("gpu", "gpus"), ("cpu", "cpus")),
+    (("l1", "lasso"), ("l2", "ridge")),
+    (("positive", "positives"), ("negative", "negatives")),
+    (("early", "earlier"), ("late", "later")),
+    (("latency",), ("throughput",)),
+    (("teacher",), ("student",)),
+    (("generator",), ("discriminator",)),
+    (("actor",), ("critic",)),
+    (("bagging",), ("boosting",)),
+    (("ascending",), ("descending",)),
+    (("synchronous", "synchronously", "sync"), ("asynchronous", "asynchronously", "async")),
+    (("static", "statically"), ("dynamic", "dynamically")),
+    (("offline",), ("online",)),
+    (("local", "locally"), ("global", "globally")),
+    (("absolute",), ("relative",)),
+    (("additive", "additively"), ("multiplicative", "multiplicatively")),
+    (("sparse",), ("dense",)),
 )
 
 # Concepts a word carries only on its own: "learned" ends a story with its lesson, but the
