@@ -189,3 +189,16 @@ def test_one_for_each_needs_a_word_that_hands_out() -> None:
     assert _ids(question, right) == []
     assert _ids(question, "It keeps one vector for each sense of the word.") == ["one-per-sense"]
     assert _ids(question, "Word2vec learns a separate vector per sense.") == ["one-per-sense"]
+
+
+def test_a_goal_held_under_a_constraint_is_not_the_goal_at_any_cost() -> None:
+    """ "Maximise recall" is the misconception for a spam filter; "hold precision at 99.9 %,
+    then maximise recall within that constraint" is the right answer's constrained goal."""
+    question = load_bank(CONTENT)[0].question("evaluation-and-metrics/precision-or-recall")
+    assert _ids(question, "I'd maximise recall on the spam class.")
+    for right in (
+        "Keep precision at or above 99.9 %, then maximise recall within that constraint.",
+        "Set a precision floor and maximise recall subject to it.",
+        "You can maximise recall as long as precision stays above the target.",
+    ):
+        assert _ids(question, right) == [], right

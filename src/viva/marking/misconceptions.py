@@ -14,7 +14,8 @@ a comparison the other way round states nothing either: "FP16 is more accurate t
 every word of "BF16 is more accurate" (:func:`_compared_against`). A claim that hands one thing
 to each of many ("one vector for each sense") is stated only where the answer also says "each",
 "per" or the like: "its senses get blended into one vector" has its words and the opposite
-relation (:func:`_distributive_unsaid`).
+relation (:func:`_distributive_unsaid`). A goal held under a constraint ("maximise recall subject
+to a precision floor") is not the goal at any cost (:func:`_constrained`).
 """
 
 from __future__ import annotations
@@ -132,6 +133,22 @@ def _distributive_unsaid(claim: Target, answer: Analysis, found: ClaimMatch) -> 
     )
 
 
+# A goal held under a constraint: "maximise recall subject to 99 % precision" is the
+# constrained goal, not "maximise recall" at any cost.
+_CONSTRAINED = re.compile(
+    r"^\W{0,3}(?:\w+\W+){0,3}?(?:subject\s+to|within\s+(?:that|this|the|a|those|these)\s+(?:constraint|budget|limit|bound)s?"
+    r"|under\s+(?:that|this|the|a)\s+(?:constraint|budget|limit|cap)|as\s+long\s+as|provided\s+(?:that\s+)?|so\s+long\s+as"
+    r"|while\s+(?:keeping|holding|staying))\b",
+    re.IGNORECASE,
+)
+
+
+def _constrained(answer: Analysis, found: ClaimMatch) -> bool:
+    """Whether the words that matched a claim are a goal the answer holds under a constraint
+    ("then maximise recall within that constraint")."""
+    return bool(found.evidence) and bool(_CONSTRAINED.search(answer.text[found.evidence[-1][1] :]))
+
+
 def _compared_against(claim: Target, answer: Analysis, found: ClaimMatch) -> bool:
     """Whether the answer compares something else against what a wrong claim is about:
     "FP16 is more accurate than BF16" does not state "BF16 is more accurate (than FP16)",
@@ -193,7 +210,11 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
                 continue
             if not any(t.stem not in correct for t in claim.terms) and found.coverage < ALL_SHARED_AT:
                 continue  # only the arrangement of shared words can make it wrong: need all of them
-            if _compared_against(claim, answer, found) or _distributive_unsaid(claim, answer, found):
+            if (
+                _compared_against(claim, answer, found)
+                or _distributive_unsaid(claim, answer, found)
+                or _constrained(answer, found)
+            ):
                 continue
             if _own_share(claim, answer, correct, found) >= OWN_WORDS_AT:
                 found_all.append(Detection(misconception, found.evidence))
