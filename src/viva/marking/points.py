@@ -222,7 +222,8 @@ Positions = tuple[list[int], list[list[int]], list[int], list[int]]
 
 
 def _positions(term: Term, answer: Analysis) -> Positions:
-    """(where the whole term occurs, where each word of a phrase occurs, where an antonym does).
+    """(where the whole term occurs, where each word of a phrase occurs, where an antonym does,
+    where a rival option does: "mean" for "max").
 
     Positions are content ranks. A phrase ("flops per byte") whose words are all said
     near each other ("FLOPs the kernel does per byte") is found; one word alone is not.
