@@ -194,12 +194,15 @@ def _options() -> dict[str, str]:
 
 
 @functools.cache
+def _rivals() -> dict[str, frozenset[str]]:
+    """Each option of a kind ("@group.option") -> the other options of that kind."""
+    options = [[f"@{g}.{o}" for o in range(len(group))] for g, group in enumerate(RIVALS)]
+    return {option: frozenset(kind) - {option} for kind in options for option in kind}
+
+
 def rivals_of(option: str) -> frozenset[str]:
-    """The other options of the kind ``option`` ("@group.option") is one of; empty for ""."""
-    if not option:
-        return frozenset()
-    group, own = (int(n) for n in option[1:].split("."))
-    return frozenset(f"@{group}.{o}" for o in range(len(RIVALS[group])) if o != own)
+    """The other options of the kind ``option`` is one of; empty for "" (no option)."""
+    return _rivals().get(option, frozenset())
 
 
 def _weight(stems: tuple[str, ...], norms: tuple[str, ...], concepts: frozenset[str]) -> float:
