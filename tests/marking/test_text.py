@@ -90,3 +90,22 @@ def test_a_spoken_decimal_is_one_number() -> None:
     row = target("The row comes out as 0.09, 0.24 and 0.67.", frozenset())
     spoken = "you get roughly point oh nine, point two four five, point six six five"
     assert match(row, analyse(spoken)).coverage >= 0.6  # each figure said; "row", "comes" not
+
+
+def test_hundreds_said_without_hundred_are_one_number() -> None:
+    """People say 989 as "nine eighty nine" and 256 as "two fifty six"; a transcript keeps the
+    words. "Twenty one" stays 21, and a comma keeps "one, twenty" two numbers."""
+    norms = [t.norm for t in tokenize("nine eighty nine teraflops over two fifty six, one twelve")]
+    assert norms == ["989", "teraflops", "over", "256", "112"]
+    assert [t.norm for t in tokenize("twenty one layers, one, twenty")] == ["21", "layers", "1", "20"]
+    ridge = target("The ridge point is about 295 FLOPs per byte.", frozenset())
+    assert match(ridge, analyse("the ridge point is about two ninety five flops per byte")).coverage == 1.0
+
+
+def test_a_name_said_as_letters_and_a_number_is_one_word() -> None:
+    """A transcript says "h one hundred" for H100 and "bf sixteen" for BF16; only the numbers
+    such names use join, so "p = six" keeps its six."""
+    norms = [t.norm for t in tokenize("an h one hundred in bf sixteen, p ninety nine, l two, p six")]
+    assert norms == ["an", "h100", "in", "bf16", "p99", "l2", "p", "6"]
+    point = target("Use BF16 on an H100.", frozenset())
+    assert match(point, analyse("use bf sixteen on an h one hundred")).coverage == 1.0

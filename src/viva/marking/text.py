@@ -70,6 +70,16 @@ _UNITS = {
 }
 # "seven billion" stays ``7`` ``billion`` so it meets "7 billion" and "7B" (b -> billion)
 _SCALES = {"hundred": 100}
+# Names written as letters and a number and said as two words, "h one hundred" for H100 and
+# "bf sixteen" for BF16: the letters, and the numbers they name (no other: "p = 6" is no P6).
+_NAMED_BY_NUMBER = {
+    "h": frozenset([100, 200, 800]),
+    "bf": frozenset([16]),
+    "fp": frozenset([4, 8, 16, 32, 64]),
+    "int": frozenset([2, 4, 8]),
+    "l": frozenset([0, 1, 2]),
+    "p": frozenset([50, 90, 95, 99, 999]),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +155,10 @@ def _number_run(words: list[Word], i: int) -> tuple[int, int] | None:
         word = words[j][0]
         if word in _UNITS:
             value = _UNITS[word]
-            if not (last in ("", "scale", "and") or (last == "tens" and value < 10)):
+            spoken_hundreds = used == 1 and last == "unit" and 0 < current < 10 <= value
+            if spoken_hundreds and words[j][4] == words[i][4]:
+                current *= 100  # "two fifty six" is said for 256, "nine eighty nine" for 989
+            elif not (last in ("", "scale", "and") or (last == "tens" and value < 10)):
                 break
             current += value
             last = "tens" if value >= 20 and value % 10 == 0 else "unit"
@@ -214,7 +227,8 @@ def _decimals(words: list[Word], i: int) -> tuple[str, int] | None:
 
 
 def tokenize(text: str) -> list[Token]:
-    """Tokens of ``text`` in order, with numbers as digits and fillers marked."""
+    """Tokens of ``text`` in order, with numbers as digits ("h one hundred" as "h100") and
+    fillers marked."""
     words = _raw_words(text)
     tokens: list[Token] = []
     i = 0
@@ -229,7 +243,14 @@ def tokenize(text: str) -> list[Token]:
                 norm = f"{value}.{fraction[0]}" if fraction else str(value)
                 used += fraction[1] if fraction else 0
                 last = words[i + used - 1]
-                tokens.append(Token(norm, norm, start, last[2], sentence=sentence, clause=clause))
+                token = Token(norm, norm, start, last[2], sentence=sentence, clause=clause)
+                before = tokens[-1] if tokens else None
+                named_by = _NAMED_BY_NUMBER.get(before.norm, frozenset()) if before else frozenset()
+                if before and before.clause == clause and not fraction and value in named_by:
+                    named = before.norm + norm
+                    token = Token(named, named, before.start, token.end, sentence=sentence, clause=clause)
+                    tokens.pop()
+                tokens.append(token)
                 i += used
                 continue
         tokens.append(Token(word, stem(word), start, end, word in FILLERS, sentence, clause))
