@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,41 @@ def test_a_question_and_its_follow_ups_are_one_family() -> None:
     assert neighbours.answered_instead(DROPOUT, CORRELATED.answer) == CORRELATED
 
 
+DISAGREED = Question(
+    "reg",
+    "penalties",
+    "disagreed",
+    "Tell me about a time you disagreed with a colleague.",
+    "A colleague wanted a deep network and I thought cleaner labels mattered more. Her point was fair, "
+    "so we let an experiment decide.",
+    (MarkingPoint("their-view", "States the other person's view fairly.", shows=("acknowledges",)),),
+)
+STORIES = Bank(
+    (
+        Topic(
+            "reg",
+            "Regularisation",
+            "summary",
+            1,
+            (replace(SECTION, questions=(*SECTION.questions, DISAGREED)),),
+        ),
+    )
+)
+
+
+def test_a_story_told_for_another_story_question_is_weak_and_names_it() -> None:
+    disagreement = (
+        "My colleague and I disagreed about a deep network; her point was fair, so an experiment decided."
+    )
+    neighbours = Neighbours(STORIES)
+    assert neighbours.answered_instead(STORY, disagreement) == DISAGREED
+    assert neighbours.answered_instead(DISAGREED, disagreement) is None
+    # a story about a technical subject is held against the story questions only
+    technical = f"I disagreed with a colleague about penalties. {L1_L2.answer} Her point was fair."
+    assert neighbours.answered_instead(DISAGREED, technical) is None
+    assert InBank(LexicalBackend(), STORIES).mark(STORY, disagreement).answers_instead == "reg/disagreed"
+
+
 def test_a_story_is_never_taken_for_a_technical_answer_but_a_technical_question_can_get_one() -> None:
     story = f"On a fraud model we overfit badly, so I argued about penalties: {L1_L2.answer}"
     neighbours = Neighbours(BANK)
@@ -142,7 +178,6 @@ def test_no_answer_the_bank_marks_strong_or_partial_is_taken_for_another_questio
 
 
 def test_bank_lint_marks_knowing_the_bank_and_names_the_other_question() -> None:
-    from dataclasses import replace
 
     from viva.bank.model import SampleAnswer
     from viva.marking.lint import lint_bank

@@ -9,12 +9,13 @@ and caps such an answer at :data:`ELSEWHERE_CAP` (weak), naming the question it 
 
 Closeness is TF-IDF cosine over the answer's content words (stems, no concepts) against each
 question's prompt, answers and points. A question's family (its parent and follow-ups) counts
-as itself. A story question is never judged so, since a story may be about any technical
-subject, but a story told for a technical question is an answer to a story question. The
-margin :data:`ELSEWHERE_RATIO` was set on the bank's own labelled answers (3,900 samples and
-1,070 model and full answers), where the strong or partial answer nearest another question is
-1.51 times closer to it than to its own; 2 leaves a third to spare for answers worded apart
-from the bank. Held-out answers (``benchmarks/gpu_unseen.py``) are the check, not the fit.
+as itself. A story may be about any technical subject, so a story question is judged only
+against the other story questions, by their themes; a story told for a technical question is
+an answer to a story question. The margin :data:`ELSEWHERE_RATIO` was set on the bank's own
+labelled answers (3,900 samples and 1,070 model and full answers), where the strong or partial
+answer nearest another question is 1.51 times closer to it than to its own; 2 leaves a third
+to spare for answers worded apart from the bank. Held-out answers (``benchmarks/gpu_unseen.py``)
+are the check, not the fit.
 """
 
 from __future__ import annotations
@@ -48,12 +49,10 @@ def _is_story(question: Question) -> bool:
     return any(point.shows for point in question.points)
 
 
-class Neighbours:
-    """The bank's questions as TF-IDF vectors, to find the one an answer is really about."""
+class _Index:
+    """Questions as TF-IDF vectors, words weighed by how rare they are among these questions."""
 
-    def __init__(self, bank: Bank) -> None:
-        self._bank = bank
-        questions = [q for q in bank.questions() if q.probe_of is None]
+    def __init__(self, questions: list[Question]) -> None:
         bags = {q.full_id: _words(_material(q)) for q in questions}
         seen = Counter(word for bag in bags.values() for word in bag)
         self._idf = {word: math.log(len(bags) / (1 + n)) + 1 for word, n in seen.items()}
@@ -76,6 +75,25 @@ class Neighbours:
                 found[full_id] += weight * other
         return found
 
+
+class Neighbours:
+    """The bank's questions as TF-IDF vectors, to find the one an answer is really about.
+
+    A technical answer is held against every question, story questions included; a story only
+    against the other story questions, with words weighed by how rare they are among stories,
+    since what sets one story question apart is its theme (a disagreement, a failure, feedback),
+    not the technical subject, which any story may have."""
+
+    def __init__(self, bank: Bank) -> None:
+        self._bank = bank
+        questions = [q for q in bank.questions() if q.probe_of is None]
+        self._all = _Index(questions)
+        self._stories = _Index([q for q in questions if _is_story(q)])
+
+    def closeness(self, answer: str, story: bool = False) -> dict[str, float]:
+        """Cosine of ``answer`` with each question (each story question with ``story``)."""
+        return (self._stories if story else self._all).closeness(answer)
+
     def _family(self, question: Question) -> set[str]:
         ids = {question.full_id, *(q.full_id for q in self._bank.follow_ups(question))}
         parent = self._bank.parent(question)
@@ -86,10 +104,9 @@ class Neighbours:
 
     def answered_instead(self, question: Question, answer: str) -> Question | None:
         """The question ``answer`` answers instead of ``question``, if it plainly does."""
-        judged = question.probe_of is None and not _is_story(question)
-        if not judged or not self._bank.has_question(question.full_id):
+        if question.probe_of is not None or not self._bank.has_question(question.full_id):
             return None
-        close = self.closeness(answer)
+        close = self.closeness(answer, story=_is_story(question))
         family = self._family(question)
         own = max((close.get(i, 0.0) for i in family), default=0.0)
         rivals = ((c, i) for i, c in close.items() if i not in family)
