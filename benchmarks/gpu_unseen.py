@@ -12,6 +12,10 @@ Each line: ``question_id``, ``kind`` (correct, spoken, partial, wrong, off-topic
 that match, the accuracy per kind, the two errors a candidate feels most (a correct answer
 not marked strong, a wrong one marked strong) and for every question whether the mean score
 of its correct answers beats its partial ones, which beat its wrong ones.
+
+``--as-transcript`` marks each answer as a speech recogniser would give it (lower case, no
+punctuation but a decimal point, hyphens as spaces): how much the marker leans on the sentence
+breaks that a typed answer has and a spoken one, transcribed, does not.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -45,16 +50,23 @@ ALL_SETS = (
 
 
 Row = dict[str, Any]
+_UNSAID = re.compile(r"[.,](?!\d)|(?<!\d)[.,]|[;:!?()\"“”—–-]")  # "2.5" and "1,024" stay
 
 
-def measure(marker: Marker, bank: Bank, rows: list[Row]) -> tuple[Row, list[Row]]:
+def as_transcript(text: str) -> str:
+    """``text`` as a recogniser gives it: lower case, no punctuation (a decimal point stays)."""
+    return " ".join(_UNSAID.sub(" ", text).lower().split())
+
+
+def measure(marker: Marker, bank: Bank, rows: list[Row], transcript: bool = False) -> tuple[Row, list[Row]]:
     """The figures for one set, and its misses."""
     markings: list[Marking] = []
     by_kind: dict[str, list[int]] = defaultdict(list)
     by_question: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     misses = []
     for row in rows:
-        marking = marker.mark(bank.question(row["question_id"]), row["answer"])
+        answer = as_transcript(row["answer"]) if transcript else row["answer"]
+        marking = marker.mark(bank.question(row["question_id"]), answer)
         markings.append(marking)
         ok = marking.verdict == row["expected"]
         by_kind[row["kind"]].append(ok)
@@ -101,6 +113,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="mark only the first N answers of each set (a slow LLM)")
     parser.add_argument("--content", type=Path, default=Path("content"))
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--as-transcript", action="store_true", help="answers without case or punctuation")
     args = parser.parse_args()
     paths = list(args.paths)
     if args.all:
@@ -110,7 +123,7 @@ def main() -> None:
     marker = InBank(marker_from(args), bank)  # as the app marks: knowing the other questions
     table = []
     for path in paths:
-        figures, misses = measure(marker, bank, read_jsonl(path)[: args.limit])
+        figures, misses = measure(marker, bank, read_jsonl(path)[: args.limit], args.as_transcript)
         print(json.dumps({"set": str(path), **figures}, indent=2))
         if args.show_misses:
             for miss in misses:
