@@ -178,7 +178,6 @@ def test_no_answer_the_bank_marks_strong_or_partial_is_taken_for_another_questio
 
 
 def test_bank_lint_marks_knowing_the_bank_and_names_the_other_question() -> None:
-
     from viva.bank.model import SampleAnswer
     from viva.marking.lint import lint_bank
 
