@@ -133,6 +133,12 @@ def test_a_story_told_for_another_story_question_is_weak_and_names_it() -> None:
     assert InBank(LexicalBackend(), STORIES).mark(STORY, disagreement).answers_instead == "reg/disagreed"
 
 
+def test_a_bank_without_story_questions_still_judges_answers() -> None:
+    technical = replace(SECTION, questions=(LAMBDA, L1_L2, DROPOUT))
+    neighbours = Neighbours(Bank((Topic("reg", "Regularisation", "summary", 1, (technical,)),)))
+    assert neighbours.answered_instead(LAMBDA, ABOUT_L1_L2) == L1_L2
+
+
 def test_a_story_is_never_taken_for_a_technical_answer_but_a_technical_question_can_get_one() -> None:
     story = f"On a fraud model we overfit badly, so I argued about penalties: {L1_L2.answer}"
     neighbours = Neighbours(BANK)

@@ -56,7 +56,7 @@ class _Index:
         bags = {q.full_id: _words(_material(q)) for q in questions}
         seen = Counter(word for bag in bags.values() for word in bag)
         self._idf = {word: math.log(len(bags) / (1 + n)) + 1 for word, n in seen.items()}
-        self._unseen_idf = math.log(len(bags)) + 1
+        self._unseen_idf = math.log(max(len(bags), 1)) + 1  # a bank may hold no story question
         self._postings: dict[str, list[tuple[str, float]]] = defaultdict(list)
         for full_id, bag in bags.items():
             for word, weight in self._vector(bag).items():
