@@ -74,6 +74,36 @@ def test_one_word_of_a_short_phrasing_is_no_contradiction() -> None:
     assert mark_claims(claims, analyse("apply the decay to the biases as well")).contradicted
 
 
+def test_a_clause_of_a_long_point_stated_the_other_way_denies_the_point() -> None:
+    # "decode is compute-bound" is a small share of the whole point, but all of its first clause
+    point = (
+        "Decode is memory-bound on both, so it scales with bandwidth, about 1.6 times faster on the MI300X."
+    )
+    claims = [target(point, NONE, split=True)]
+    wrong = mark_claims(
+        claims, analyse("Decode is compute-bound on the matmuls, so the extra FLOPs make it faster.")
+    )
+    assert wrong.contradicted
+    assert not mark_claims(
+        [target(point, NONE)], analyse("Decode is compute-bound, so it is faster.")
+    ).contradicted
+    # the clause said the point's way, or its opposite only denied, is no contradiction
+    assert not mark_claims(
+        claims, analyse("Decode is memory-bound, so it is about 1.6 times faster.")
+    ).contradicted
+    assert not mark_claims(
+        claims, analyse("Decode is not compute-bound; it scales with bandwidth.")
+    ).contradicted
+    # nor is a clause that only denies ("not only what the team did") denied by saying it
+    own = [target("Says what I did myself to find the cause, not only what the team did.", NONE, split=True)]
+    both = analyse("The team did the profiling, and I traced the cause to the data loader myself.")
+    assert not mark_claims(own, both).contradicted
+    # nor is the opposite said of something else
+    assert not mark_claims(
+        claims, analyse("Prefill is compute-bound; decode scales with bandwidth.")
+    ).contradicted
+
+
 def test_misspelling_still_matches() -> None:
     found = _said("passed by reference", "by refrence")
     assert found.coverage >= 0.5

@@ -100,7 +100,7 @@ def point_claims(question: Question) -> tuple[tuple[Target, ...], ...]:
     apart = distinct_concepts(question.prompt)
     return tuple(
         (
-            target(p.text, prompt | frame, distinct=apart),
+            target(p.text, prompt | frame, distinct=apart, split=True),
             *(
                 target(a, prompt | frame, accept=True, distinct=apart, names_only=names_only(label, a))
                 for a in p.accept

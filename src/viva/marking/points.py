@@ -18,6 +18,7 @@ from viva.domain import PointStatus
 from viva.marking.embedding import VOCAB
 from viva.marking.lexicon import DIRECTIONS
 from viva.marking.terms import Analysis, Term, analyse, effect_verb
+from viva.marking.text import tokenize
 from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
 
 # Words that stress what they stand in and change no claim: read through in word-for-word phrasings.
@@ -39,6 +40,8 @@ class Target:
     tight: bool = False  # terms must sit close together (phrasings and wrong claims)
     reach: int = 0  # when > 0, matched terms must sit within this many clauses (wrong claims)
     names_only: bool = False  # a phrasing that only names what the point is about: half credit
+    # a point text's clauses as claims of their own, read only for a contradiction (see mark_claims)
+    parts: tuple[Target, ...] = ()
 
     @property
     def width(self) -> int:
@@ -77,6 +80,7 @@ def target(
     one_clause: bool = False,
     distinct: frozenset[str] = frozenset(),
     names_only: bool = False,
+    split: bool = False,
 ) -> Target:
     """``text`` as a claim; terms sharing a key with ``demote`` (the prompt's) weigh less.
 
@@ -92,7 +96,18 @@ def target(
         # memory-bound?") is still the claim: demote only by half
         weights = tuple(t.weight * (0.5 if t.keys & demote else 1.0) for t in terms)
     reach = len(set(clauses(analyse(text)))) if one_clause else 0
-    return Target(text, tuple(terms), weights, accept, tight or accept, reach, names_only)
+    # a clause of one word ("so it is fast") would be denied by that word's opposite said of anything
+    clause_claims = [target(c, demote, distinct=distinct) for c in _clause_texts(text)] if split else []
+    parts = tuple(c for c in clause_claims if sum(w > 0 for w in c.weights) >= 2)
+    return Target(text, tuple(terms), weights, accept, tight or accept, reach, names_only, parts)
+
+
+def _clause_texts(text: str) -> list[str]:
+    """The clauses of ``text`` as texts, when it has more than one."""
+    spans: dict[int, list[int]] = {}
+    for token in tokenize(text):
+        spans.setdefault(token.clause, [token.start, token.end])[1] = token.end
+    return [text[a:b] for a, b in spans.values()] if len(spans) > 1 else []
 
 
 def _without(term: Term, concepts: frozenset[str]) -> Term:
@@ -660,6 +675,14 @@ def mark_claims(claims: list[Target], answer: Analysis) -> PointResult:
             best_credit, best_evidence, named = credit, found.evidence, claim.names_only
         if against is None and found.contradicted and found.coverage + found.contradiction > 0.5:
             against = found.evidence
+        # a clause of a point's text denied, and part of it said, denies the point though it is
+        # little of the whole: "decode is compute-bound" for "decode is memory-bound, so it
+        # scales with bandwidth, about 1.6 times faster"
+        for part in claim.parts if against is None else ():
+            piece = match(part, answer)
+            if piece.contradicted and piece.coverage > 0 and piece.coverage + piece.contradiction > 0.5:
+                against = piece.evidence
+                break
     if best_credit < PARTIAL_AT and against is not None:
         return PointResult(0.0, against, True)
     return PointResult(best_credit, best_evidence, False, named=named)
