@@ -72,6 +72,21 @@ def test_no_denies_the_noun_not_where_it_comes_from() -> None:
     assert denied("there is no need to scale the loss") == ["need", "scale", "loss"]
 
 
+def test_a_denial_before_a_new_subject_or_an_article_denies_nothing_after_it() -> None:
+    """A transcript drops the comma or full stop after a denial: "it gets nothing it's counted
+    twice" still counts it, and "no the moments stay" is a reply; a denied noun stays denied."""
+
+    def denied(text: str) -> list[str]:
+        return [t.surface for t in analyse(text).content_terms() if t.negated]
+
+    assert denied("it gets nothing it's counted as a false positive") == []
+    assert denied("no the adam moments stay in fp32") == []
+    assert denied("no you can initialise the biases to zero") == []
+    assert denied("no dropout at inference") == ["dropout"]
+    assert denied("not the weights but the activations") == ["weights"]
+    assert denied("nothing changes in the loss") == ["changes", "loss"]
+
+
 def test_a_word_inside_a_term_is_no_lesson() -> None:
     """ "Learned" ends a story with its lesson; the "learn" in "learning rate" is not one."""
     assert "#lesson" in analyse("what I learned").content_terms()[0].keys

@@ -64,6 +64,28 @@ CLAUSE_BREAKS = frozenset(
 )
 CONTRASTING = frozenset(["vs", "versus", "rather", "instead", "difference", "differ", "unlike", "whereas"])
 NEGATION_REACH = 4  # content terms a negation covers, at most
+# A denial followed straight away by a new subject denies nothing after it: the comma or full
+# stop between them went unsaid ("it gets nothing it's counted twice", from a recogniser), and
+# "no" before an article is a reply, not a determiner ("no the moments stay in FP32").
+SUBJECTS = frozenset(
+    [
+        "i",
+        "you",
+        "we",
+        "they",
+        "he",
+        "she",
+        "it's",
+        "that's",
+        "there's",
+        "they're",
+        "we're",
+        "i'd",
+        "i'm",
+        "you're",
+    ]
+)
+ARTICLES = frozenset(["the", "a", "an"])
 # "no" and "without" deny a noun; a phrase after it that says where it comes from or where it
 # is ("no autocorrelation from time series", "without padding in the batch") is not denied.
 # "of", "to" and "for" stay inside: "no sign of overfitting", "no need to scale the loss".
@@ -397,6 +419,9 @@ def _with_negation(terms: list[Term], text: str) -> list[Term]:
             term.stem in {"instead", "rather"} and i + 1 < len(terms) and terms[i + 1].stem in {"of", "than"}
         )
         if not starts:
+            continue
+        after = terms[i + 1] if i + 1 < len(terms) and terms[i + 1].clause == term.clause else None
+        if after and (after.surface in SUBJECTS or (term.surface == "no" and after.surface in ARTICLES)):
             continue
         reached = 0
         effect = False
