@@ -132,6 +132,37 @@ def test_words_that_state_a_misconception_make_no_point(decode_question: Questio
     assert credit["per-batch"] == 0 and credit["price"] > 0.5
 
 
+def test_a_sentence_that_states_a_misconception_in_full_makes_no_point(decode_question: Question) -> None:
+    """ "Doubling the batch halves the gradient noise, so ... twice the compute" is the wrong
+    claim: its "twice the compute" earns nothing for "root two, for twice the compute". The
+    same words in a sentence of their own still count, and so do they beside a wrong claim
+    said only in part, the least certain reading of one."""
+    question = replace(
+        decode_question,
+        points=(
+            MarkingPoint("mean", "The batch gradient is a mean of B independent per-example gradients.", 1.0),
+            MarkingPoint(
+                "root-two",
+                "Doubling the batch cuts the noise only by root two, for twice the compute.",
+                1.0,
+                ("root two", "twice the compute"),
+            ),
+        ),
+        misconceptions=(
+            Misconception("halves", "Doubling the batch halves the gradient noise.", "It falls by root two."),
+        ),
+    )
+
+    def root_two(answer: str) -> float:
+        marking = mark(question, answer, backend="lexical")
+        assert [m.misconception_id for m in marking.misconceptions] == ["halves"]
+        return marking.points[1].credit
+
+    assert root_two("Doubling the batch halves the gradient noise, so you get it for twice the compute.") == 0
+    assert root_two("Doubling the batch halves the gradient noise. It costs twice the compute.") == 1
+    assert root_two("Doubling the batch halves the noise, so you get it for twice the compute.") == 1
+
+
 def test_a_point_about_one_option_is_not_made_in_a_sentence_about_the_other(
     decode_question: Question,
 ) -> None:

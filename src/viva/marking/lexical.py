@@ -182,7 +182,7 @@ class LexicalBackend:
         if verdict is not None:
             found = [verdict, *found]
         if found:
-            results = [_not_from(r, found) for r in results]
+            results = [_not_from(r, found, analysis) for r in results]
         return analysis, results, found
 
     def mark(self, question: Question, answer: str) -> Marking:
@@ -370,12 +370,27 @@ def _with_figures(result: PointResult, point: MarkingPoint, prompt: str, asserte
     return PointResult(0.0, wrong, True) if wrong else result
 
 
-def _not_from(result: PointResult, found: list[Detection]) -> PointResult:
-    """``result``, unless every word it rests on states a misconception: "take the speed of a
-    single request, 40 tokens per second" is the wrong claim, not the point "tokens per
-    second across the batch" made as well."""
-    wrong = [span for d in found for span in d.evidence]
-    inside = all(any(a <= s and e <= b for a, b in wrong) for s, e in result.evidence)
+def _not_from(result: PointResult, found: list[Detection], analysis: Analysis) -> PointResult:
+    """``result``, unless every word it rests on states a misconception or sits in a sentence
+    that states one in full: "take the speed of a single request, 40 tokens per second" is the
+    wrong claim, not the point "tokens per second across the batch" made as well, and "doubling
+    the batch halves the gradient noise, so you get it for twice the compute" says nothing for
+    "root two, for twice the compute". A wrong claim found only in part is the least certain
+    reading of one, so only its own words are held against it."""
+    wrong = {
+        t.sentence
+        for d in found
+        if d.whole
+        for a, b in d.evidence
+        for t in analysis.tokens
+        if a <= t.start < b
+    }
+    spans = [span for d in found for span in d.evidence]
+    inside = all(
+        any(a <= s and e <= b for a, b in spans)
+        or all(t.sentence in wrong for t in analysis.tokens if s <= t.start < e)
+        for s, e in result.evidence
+    )
     if not result.evidence or not inside or result.contradicted:
         return result
     return PointResult(0.0, (), False)

@@ -40,6 +40,7 @@ CLAIM_WORDS = 2  # full-weight words an accepted phrasing needs before it can st
 class Detection:
     misconception: Misconception
     evidence: tuple[tuple[int, int], ...]
+    whole: bool = False  # every word of the wrong claim (its text or a phrasing) is said
 
 
 @functools.lru_cache(maxsize=2048)
@@ -217,6 +218,6 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
             ):
                 continue
             if _own_share(claim, answer, correct, found) >= OWN_WORDS_AT:
-                found_all.append(Detection(misconception, found.evidence))
+                found_all.append(Detection(misconception, found.evidence, found.coverage >= 0.99))
                 break
     return found_all
