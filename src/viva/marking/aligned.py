@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-VERSION = "2.9"
+VERSION = "2.10"
 # Alignment recall -> credit: 0 below ALIGNED_FROM, rising linearly to ALIGNED_SHARE at
 # ALIGNED_FULL; a point none of whose words the lexical rules found (credit below PARTIAL_AT)
 # only takes the aligned credit when it reaches COVERED_AT, since similarity alone cannot tell

@@ -55,7 +55,7 @@ from viva.marking.terms import Analysis, analyse, disowned, distinct_concepts, h
 from viva.marking.text import tokenize
 from viva.marking.verdicts import other_verdict
 
-VERSION = "1.9"
+VERSION = "1.10"
 
 __all__ = [
     "LexicalBackend",

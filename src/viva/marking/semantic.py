@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # numpy is imported where used, so importing this module stay
 
     from viva.settings import Settings
 
-VERSION = "1.9"
+VERSION = "1.10"
 SIMILAR_FROM = 0.45  # cosine below which a chunk says nothing of the point
 SIMILAR_FULL = 0.8  # cosine at which it says the point in full
 SEMANTIC_SHARE = 0.8  # most credit embeddings alone can give a point
