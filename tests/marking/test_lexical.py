@@ -161,6 +161,12 @@ def test_a_sentence_that_states_a_misconception_in_full_makes_no_point(decode_qu
     assert root_two("Doubling the batch halves the gradient noise, so you get it for twice the compute.") == 0
     assert root_two("Doubling the batch halves the gradient noise. It costs twice the compute.") == 1
     assert root_two("Doubling the batch halves the noise, so you get it for twice the compute.") == 1
+    # a transcript has no sentence breaks: there the words near the wrong claim are its sentence
+    aside = "which i have seen on real projects over the years when training big models on clusters"
+    near = f"doubling the batch halves the gradient noise so you get it for twice the compute {aside} {aside}"
+    far = f"doubling the batch halves the gradient noise {aside} and it costs twice the compute {aside}"
+    assert root_two(near) == 0
+    assert root_two(far) == 1
 
 
 def test_a_point_about_one_option_is_not_made_in_a_sentence_about_the_other(

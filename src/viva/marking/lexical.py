@@ -56,6 +56,8 @@ from viva.marking.text import tokenize
 from viva.marking.verdicts import other_verdict
 
 VERSION = "1.10"
+RUN_ON_WORDS = 40  # an answer this long with no sentence break runs its sentences together
+RUN_ON_REACH = 12  # words either side of a wrong claim taken as its sentence there
 
 __all__ = [
     "LexicalBackend",
@@ -376,19 +378,27 @@ def _not_from(result: PointResult, found: list[Detection], analysis: Analysis) -
     wrong claim, not the point "tokens per second across the batch" made as well, and "doubling
     the batch halves the gradient noise, so you get it for twice the compute" says nothing for
     "root two, for twice the compute". A wrong claim found only in part is the least certain
-    reading of one, so only its own words are held against it."""
-    wrong = {
-        t.sentence
-        for d in found
-        if d.whole
-        for a, b in d.evidence
-        for t in analysis.tokens
-        if a <= t.start < b
-    }
+    reading of one, so only its own words are held against it. In a long answer with no
+    sentence break (a transcript) the sentence is taken as the words within
+    :data:`RUN_ON_REACH` of the wrong claim's."""
+    tokens = analysis.tokens
+    run_on = len(tokens) > RUN_ON_WORDS and tokens[0].sentence == tokens[-1].sentence
+    near: set[int] = set()  # token indexes
+    for d in found:
+        if not d.whole:
+            continue
+        said = [i for i, t in enumerate(tokens) for a, b in d.evidence if a <= t.start < b]
+        if not said:
+            continue
+        if run_on:
+            near.update(range(min(said) - RUN_ON_REACH, max(said) + RUN_ON_REACH + 1))
+        else:
+            sentences = {tokens[i].sentence for i in said}
+            near.update(i for i, t in enumerate(tokens) if t.sentence in sentences)
     spans = [span for d in found for span in d.evidence]
     inside = all(
         any(a <= s and e <= b for a, b in spans)
-        or all(t.sentence in wrong for t in analysis.tokens if s <= t.start < e)
+        or all(i in near for i, t in enumerate(tokens) if s <= t.start < e)
         for s, e in result.evidence
     )
     if not result.evidence or not inside or result.contradicted:
