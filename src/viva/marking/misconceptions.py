@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from viva.bank.model import Misconception, Question
-from viva.marking.points import ClaimMatch, Target, match, near_number, target
+from viva.marking.points import SAID_IN_FULL, ClaimMatch, Target, match, near_number, target
 from viva.marking.terms import Analysis, analyse, distinct_concepts
 from viva.marking.worked import number_value
 
@@ -204,7 +204,7 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
     for misconception, claims in zip(question.misconceptions, _claims(question), strict=True):
         for claim in claims:
             found = match(claim, answer)
-            needed = 0.99 if claim.accept else ASSERTED_AT
+            needed = SAID_IN_FULL if claim.accept else ASSERTED_AT
             if found.contradicted or found.coverage < needed or _other_figures(claim, answer):
                 continue
             if _unit_unsaid(claim, answer):
@@ -218,6 +218,6 @@ def detect(question: Question, answer: Analysis) -> list[Detection]:
             ):
                 continue
             if _own_share(claim, answer, correct, found) >= OWN_WORDS_AT:
-                found_all.append(Detection(misconception, found.evidence, found.coverage >= 0.99))
+                found_all.append(Detection(misconception, found.evidence, found.coverage >= SAID_IN_FULL))
                 break
     return found_all

@@ -18,7 +18,6 @@ from viva.domain import PointStatus
 from viva.marking.embedding import VOCAB
 from viva.marking.lexicon import DIRECTIONS
 from viva.marking.terms import Analysis, Term, analyse, effect_verb
-from viva.marking.text import tokenize
 from viva.marking.worked import ROUNDING, number_value, unit_after, worked_results
 
 # Words that stress what they stand in and change no claim: read through in word-for-word phrasings.
@@ -105,8 +104,8 @@ def target(
 def _clause_texts(text: str) -> list[str]:
     """The clauses of ``text`` as texts, when it has more than one."""
     spans: dict[int, list[int]] = {}
-    for token in tokenize(text):
-        spans.setdefault(token.clause, [token.start, token.end])[1] = token.end
+    for term in analyse(text).terms:
+        spans.setdefault(term.clause, [term.start, term.end])[1] = term.end
     return [text[a:b] for a, b in spans.values()] if len(spans) > 1 else []
 
 
@@ -614,6 +613,7 @@ def _merge(spans: list[tuple[int, int]], text: str) -> tuple[tuple[int, int], ..
 
 
 TEXT_CREDIT_FROM = 0.2  # coverage of a point's own text below which it earns nothing
+SAID_IN_FULL = 0.99  # coverage of a claim said word for word (a sum of weights may fall short of 1)
 TEXT_CREDIT_FULL = 0.65  # coverage at which it earns full credit
 COVERED_AT = 0.75
 PARTIAL_AT = 0.3
@@ -656,8 +656,8 @@ def claim_credit(claim: Target, found: ClaimMatch) -> float:
         return 0.0
     if claim.accept:
         if claim.names_only:
-            return NAMED_CREDIT if found.coverage >= 0.99 else 0.0
-        return 1.0 if found.coverage >= 0.99 else 0.5 if found.coverage >= 0.66 else 0.0
+            return NAMED_CREDIT if found.coverage >= SAID_IN_FULL else 0.0
+        return 1.0 if found.coverage >= SAID_IN_FULL else 0.5 if found.coverage >= 0.66 else 0.0
     span = TEXT_CREDIT_FULL - TEXT_CREDIT_FROM
     return max(0.0, min(1.0, (found.coverage - TEXT_CREDIT_FROM) / span))
 

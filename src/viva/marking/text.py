@@ -244,9 +244,8 @@ def tokenize(text: str) -> list[Token]:
                 used += fraction[1] if fraction else 0
                 last = words[i + used - 1]
                 token = Token(norm, norm, start, last[2], sentence=sentence, clause=clause)
-                before = tokens[-1] if tokens else None
-                named_by = _NAMED_BY_NUMBER.get(before.norm, frozenset()) if before else frozenset()
-                if before and before.clause == clause and not fraction and value in named_by:
+                before = tokens[-1] if tokens and tokens[-1].clause == clause else None
+                if before is not None and not fraction and value in _NAMED_BY_NUMBER.get(before.norm, ()):
                     named = before.norm + norm
                     token = Token(named, named, before.start, token.end, sentence=sentence, clause=clause)
                     tokens.pop()
